@@ -1,0 +1,31 @@
+// primary adapter: the REQUEST authorizer on X-API-Key. Allows with { accountId, keyId } in the context, which is all
+// that handlers trust; an unknown, malformed or revoked key is denied (API Gateway answers 401 invalid_api_key).
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { services } from '../shared/container.js';
+import { logger } from '../shared/observability.js';
+
+/** The policy covers every route of the stage, because API Gateway caches it per key for all of them. */
+const stageWildcard = (methodArn: string) => {
+  // arn:aws:execute-api:{region}:{account}:{apiId}/{stage}/{method}/{path...}
+  const [apiArn, stage] = methodArn.split('/');
+  return `${apiArn}/${stage}/*/*`;
+};
+
+const policy = (principalId: string, effect: 'Allow' | 'Deny', resource: string, context: Record<string, string>): APIGatewayAuthorizerResult => ({
+  principalId,
+  policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: resource }] },
+  context,
+});
+
+export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+  const headers = event.headers ?? {};
+  const key = Object.entries(headers).find(([name]) => name.toLowerCase() === 'x-api-key')?.[1]?.trim();
+  // API Gateway answers a missing header itself (401 missing_api_key); this is the same answer if it ever gets here.
+  if (!key) throw new Error('Unauthorized');
+  const principal = await services().apiKeyService.authenticate(key);
+  if (!principal) {
+    logger.info('api key denied');
+    return policy('anonymous', 'Deny', event.methodArn, { errorCode: 'invalid_api_key' });
+  }
+  return policy(principal.accountId, 'Allow', stageWildcard(event.methodArn), { accountId: principal.accountId, keyId: principal.keyId });
+};

@@ -1,0 +1,72 @@
+// infra: NodejsFunction with the project's defaults (Node 22, ARM64, ESM, source maps, a log group of its own), and
+// bindTable, which sets the table's environment variable and its IAM grant together.
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { join } from 'node:path';
+import { ENV } from '../routes.js';
+
+export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
+const KB_INDEX = join(PROJECT_ROOT, 'packages', 'kb', 'dist', 'kb-index.json');
+const KB_FILE_NAME = 'kb-index.json';
+
+export interface ApiFunctionProps extends Omit<NodejsFunctionProps, 'entry'> {
+  /** Handler file relative to the project root. */
+  entry: string;
+  /** Copy the compiled knowledge base into the bundle and point the engine at it. */
+  knowledgeBase?: boolean;
+  environment?: Record<string, string>;
+}
+
+export class ApiFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    const { entry, knowledgeBase, environment, ...rest } = props;
+    super(scope, id, {
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: 512,
+      timeout: Duration.seconds(10),
+      tracing: Tracing.ACTIVE,
+      logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      ...rest,
+      entry: join(PROJECT_ROOT, entry),
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: 'rivals',
+        ...(knowledgeBase ? { [ENV.kbIndex]: `/var/task/${KB_FILE_NAME}` } : {}),
+        ...environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        mainFields: ['module', 'main'],
+        // Some dependencies still call require(); give the ESM bundle one.
+        banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+        externalModules: ['@aws-sdk/*'],
+        ...(knowledgeBase
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (_input: string, output: string) => [`cp "${KB_INDEX}" "${output}/${KB_FILE_NAME}"`],
+              },
+            }
+          : {}),
+      },
+    });
+  }
+
+  bindTable(table: ITable, access: 'read' | 'readwrite'): this {
+    this.addEnvironment(ENV.table, table.tableName);
+    if (access === 'read') table.grantReadData(this);
+    else table.grantReadWriteData(this);
+    return this;
+  }
+}

@@ -1,0 +1,38 @@
+// infra: the route table, as data. The API stack makes one function per route from it, and the local runtime serves
+// the same routes with the same handler files, so the two can never disagree.
+export interface RouteSpec {
+  /** Construct id and function name suffix. */
+  id: string;
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
+  /** API Gateway path, `{name}` for path parameters. */
+  path: string;
+  /** Handler file, relative to the project root; it exports `handler`. */
+  entry: string;
+  /** False only for the keyless routes of API.md. */
+  auth: boolean;
+  /** The route reads the knowledge base (its bundle carries the index). */
+  knowledgeBase?: boolean;
+  memoryMb?: number;
+  timeoutSeconds?: number;
+}
+
+export const ROUTES: RouteSpec[] = [
+  { id: 'Health', method: 'GET', path: '/api/health', entry: 'functions/http/health.ts', auth: false },
+  {
+    id: 'Search',
+    method: 'POST',
+    path: '/api/v1/search',
+    entry: 'functions/http/search.ts',
+    auth: true,
+    knowledgeBase: true,
+    memoryMb: 1024,
+    // API Gateway's integration limit is 29 s; the engine's own deadline is 25 s.
+    timeoutSeconds: 28,
+  },
+  { id: 'Balance', method: 'GET', path: '/api/v1/balance', entry: 'functions/http/balance.ts', auth: true },
+];
+
+export const AUTHORIZER = { id: 'ApiKeyAuthorizer', entry: 'functions/authorizer/api-key.ts', header: 'X-API-Key', cacheTtlSeconds: 60 } as const;
+
+/** Environment variables every function reads (functions/shared/config.ts). */
+export const ENV = { table: 'TABLE_NAME', kbIndex: 'KB_INDEX_PATH', freeCredits: 'FREE_CREDITS', deadline: 'RESEARCH_DEADLINE_MS', version: 'SERVICE_VERSION' } as const;

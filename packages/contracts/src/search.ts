@@ -1,0 +1,57 @@
+// contracts: search and balance (SPEC.md "Search result", "Competitor"; API.md "Search").
+import { z } from 'zod';
+
+export const COMPETITOR_TYPES = ['Direct', 'Indirect', 'Adjacent', 'Emerging'] as const;
+export const CompetitorType = z.enum(COMPETITOR_TYPES);
+export type CompetitorType = z.infer<typeof CompetitorType>;
+
+export const SEARCH_LIMIT_MAX = 100;
+
+export const SearchRequest = z.strictObject({
+  domain: z.string().trim().min(1, 'domain is required').max(2048),
+  limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_MAX),
+});
+export type SearchRequest = z.input<typeof SearchRequest>;
+
+const score = z.number().int().min(0).max(100);
+
+export const Competitor = z.strictObject({
+  rank: z.number().int().min(1),
+  company: z.string(),
+  domain: z.string(),
+  matchScore: score,
+  type: CompetitorType,
+  confidence: score,
+  likelyCompetitor: z.boolean(),
+});
+export type Competitor = z.infer<typeof Competitor>;
+
+/** Exactly SPEC.md's Search result: nothing more. */
+export const SearchResult = z.strictObject({
+  domain: z.string(),
+  totalCompetitors: z.number().int().min(0).max(SEARCH_LIMIT_MAX),
+  likelyCompetitors: z.number().int().min(0),
+  elapsedSeconds: z.number().min(0),
+  creditsRemaining: z.number().int().min(0),
+  competitors: z.array(Competitor),
+});
+export type SearchResult = z.infer<typeof SearchResult>;
+
+/** Why a competitor is on the list; kept with the stored search, never in the search response. */
+export const Evidence = z.object({
+  signals: z.array(z.string()),
+  sharedCategories: z.array(z.string()),
+  sharedKeywords: z.array(z.string()),
+  relation: z.string().nullable(),
+  source: z.string(),
+});
+export type Evidence = z.infer<typeof Evidence>;
+
+export const StoredCompetitor = Competitor.extend({ evidence: Evidence });
+export type StoredCompetitor = z.infer<typeof StoredCompetitor>;
+
+export const Balance = z.strictObject({ creditsRemaining: z.number().int().min(0) });
+export type Balance = z.infer<typeof Balance>;
+
+export const Health = z.strictObject({ status: z.literal('ok'), version: z.string() });
+export type Health = z.infer<typeof Health>;

@@ -1,0 +1,144 @@
+// core: the ports the services need. Adapters (db, engine, crawler) implement them; services never import adapters.
+import type { CompetitorType, Evidence, StoredCompetitor } from '@rivals/contracts';
+
+export interface Clock {
+  now(): Date;
+}
+
+export type IdPrefix = 'acct' | 'srch' | 'key' | 'led' | 'job';
+export interface IdGenerator {
+  /** A new opaque identifier, `prefix_` followed by a time-ordered unique part. */
+  next(prefix: IdPrefix): string;
+}
+
+export type SearchSource = 'api' | 'bulk';
+export type SearchStatus = 'running' | 'succeeded' | 'failed';
+
+export interface SearchRecord {
+  id: string;
+  accountId: string;
+  domain: string;
+  limit: number;
+  status: SearchStatus;
+  source: SearchSource;
+  jobId?: string;
+  createdAt: string;
+  completedAt?: string;
+  elapsedSeconds?: number;
+  totalCompetitors?: number;
+  likelyCompetitors?: number;
+  competitors?: StoredCompetitor[];
+  error?: string;
+}
+
+export interface Reservation {
+  searchId: string;
+}
+
+/** Credits and the searches they pay for. Every method is atomic; refund applies at most once per search. */
+export interface CreditsLedger {
+  /** Takes one credit and records a running search, or throws insufficient_credits with nothing written. */
+  reserveSearch(search: Omit<SearchRecord, 'status'>): Promise<Reservation>;
+  /** Marks a running search succeeded with its results. Throws conflict if it is not running. */
+  settleSearch(accountId: string, searchId: string, result: SettledSearch): Promise<void>;
+  /** Marks a running search failed and gives its credit back. Returns false when it was no longer running. */
+  refundSearch(accountId: string, searchId: string, failure: { error: string; completedAt: string; elapsedSeconds: number }): Promise<boolean>;
+  balance(accountId: string): Promise<number>;
+}
+
+export interface SettledSearch {
+  completedAt: string;
+  elapsedSeconds: number;
+  competitors: StoredCompetitor[];
+  totalCompetitors: number;
+  likelyCompetitors: number;
+}
+
+export interface SearchStore {
+  get(accountId: string, searchId: string): Promise<SearchRecord | null>;
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  credits: number;
+  createdAt: string;
+}
+
+export interface AccountStore {
+  /** Creates the account with its opening credits; throws conflict if the id exists. */
+  create(account: Account): Promise<void>;
+  get(accountId: string): Promise<Account | null>;
+  /** Adds credits (an operator grant) and returns the new balance. Throws not_found for an unknown account. */
+  grant(accountId: string, credits: number, reason: string): Promise<number>;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  hash: string;
+  prefix: string;
+  last4: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface ApiKeyStore {
+  create(record: ApiKeyRecord): Promise<void>;
+  findByHash(hash: string): Promise<ApiKeyRecord | null>;
+  list(accountId: string): Promise<ApiKeyRecord[]>;
+  /** Sets revokedAt once; returns false for an unknown key. */
+  revoke(accountId: string, keyId: string, at: string): Promise<boolean>;
+}
+
+export interface ResearchRequest {
+  domain: string;
+  limit: number;
+  signal: AbortSignal;
+}
+
+export interface ResearchedCompetitor {
+  company: string;
+  domain: string;
+  matchScore: number;
+  type: CompetitorType;
+  confidence: number;
+  likelyCompetitor: boolean;
+  evidence: Evidence;
+}
+
+export interface ResearchOutcome {
+  /** How the engine knew the target: from the knowledge base, a crawled homepage, or not at all. */
+  targetSource: 'knowledge-base' | 'homepage' | 'none';
+  competitors: ResearchedCompetitor[];
+}
+
+/** The research engine: ranked competitors of a registrable domain, best first, at most `limit`. */
+export interface ResearchEngine {
+  research(request: ResearchRequest): Promise<ResearchOutcome>;
+}
+
+/** What a company's homepage says about it (title, meta and Open Graph description, headings, JSON-LD Organization). */
+export interface HomepageProfile {
+  domain: string;
+  url: string;
+  title: string;
+  description: string;
+  headings: string[];
+  organizationName: string | null;
+  keywords: string[];
+  fetchedAt: string;
+}
+
+/** Fetches and reads a homepage; null when the site cannot be reached or is not an HTML page we may read. */
+export interface HomepageReader {
+  read(domain: string, signal: AbortSignal): Promise<HomepageProfile | null>;
+}
+
+/** Profiles of unknown domains, kept for a while so that a domain is crawled once, not on every search. */
+export interface ProfileCache {
+  get(domain: string): Promise<HomepageProfile | null>;
+  put(profile: HomepageProfile): Promise<void>;
+}

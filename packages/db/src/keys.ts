@@ -1,0 +1,28 @@
+// db: every key of the single table, built in one place. Items of one account share its partition, so that
+// history, keys and ledger entries are one Query each; sort keys embed ULIDs, so they sort by time.
+export const TABLE_ATTRIBUTES = { pk: 'pk', sk: 'sk', gsi1pk: 'gsi1pk', gsi1sk: 'gsi1sk', ttl: 'ttl' } as const;
+export const GSI1 = 'gsi1';
+
+export const keys = {
+  account: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' }),
+  apiKey: (accountId: string, keyId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `APIKEY#${keyId}` }),
+  apiKeysOf: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, skPrefix: 'APIKEY#' }),
+  /** GSI1 keys of an API key item: the authorizer finds a key by its hash, never by a scan. */
+  apiKeyHash: (hash: string) => ({ gsi1pk: `APIKEYHASH#${hash}`, gsi1sk: 'APIKEY' }),
+  /** Claims a key hash for one key record, so that no two records can ever share a key. */
+  apiKeyHashClaim: (hash: string) => ({ pk: `APIKEYHASH#${hash}`, sk: 'APIKEYHASH' }),
+  search: (accountId: string, searchId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `SEARCH#${searchId}` }),
+  searchesOf: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, skPrefix: 'SEARCH#' }),
+  ledgerEntry: (accountId: string, entryId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `LEDGER#${entryId}` }),
+  /** Idempotency records live in their own partitions, spread by key (not one hot partition). */
+  idempotency: (recordKey: string) => ({ pk: `IDEMPOTENCY#${recordKey}`, sk: 'IDEMPOTENCY' }),
+  /** Cached homepage profiles of domains the knowledge base does not know. */
+  profile: (domain: string) => ({ pk: `PROFILE#${domain}`, sk: 'PROFILE' }),
+};
+
+const KEY_FIELDS = new Set<string>(Object.values(TABLE_ATTRIBUTES));
+
+/** An item without its key attributes, as the domain sees it. */
+export function withoutKeys<T>(item: Record<string, unknown>): T {
+  return Object.fromEntries(Object.entries(item).filter(([k]) => !KEY_FIELDS.has(k))) as T;
+}

@@ -1,0 +1,71 @@
+// engine: the knowledge base in memory: lookups by domain, relation adjacency in both directions, category
+// members, and text vectors of every entry and category. Built once per process from the compiled index.
+import { RELATION_KINDS, type KbEntity, type KbIndex, type RelationKind } from '@rivals/kb';
+import { TextIndex, tokenize, type SparseVector } from './text.js';
+
+export interface Edge {
+  /** The other end: the target of an outgoing edge, the source of an incoming one. */
+  other: number;
+  kind: RelationKind;
+  strength: number;
+}
+
+export class KnowledgeModel {
+  readonly byHost = new Map<string, number>();
+  readonly byDomain = new Map<string, number[]>();
+  readonly outgoing: Edge[][];
+  readonly incoming: Edge[][];
+  readonly members: number[][];
+  readonly children: number[][];
+  readonly text = new TextIndex();
+  readonly vectors: SparseVector[];
+  readonly categoryVectors: SparseVector[];
+  readonly keywordSets: Set<string>[];
+
+  constructor(readonly index: KbIndex) {
+    const { entities, categories, relations } = index;
+    entities.forEach((e, i) => {
+      for (const host of [e.host, ...e.otherDomains]) this.byHost.set(host, i);
+      const list = this.byDomain.get(e.domain) ?? [];
+      list.push(i);
+      this.byDomain.set(e.domain, list);
+    });
+    // Main entries first: the company itself speaks for its domain, not one of its product lines.
+    for (const list of this.byDomain.values()) list.sort((a, b) => Number(entities[a]!.product) - Number(entities[b]!.product) || a - b);
+
+    this.outgoing = entities.map(() => []);
+    this.incoming = entities.map(() => []);
+    for (const [from, to, kind, strength] of relations) {
+      const k = RELATION_KINDS[kind]!;
+      this.outgoing[from]!.push({ other: to, kind: k, strength });
+      this.incoming[to]!.push({ other: from, kind: k, strength });
+    }
+    this.members = categories.map(() => []);
+    entities.forEach((e, i) => e.categories.forEach((c) => this.members[c]!.push(i)));
+    this.children = entities.map(() => []);
+    entities.forEach((e, i) => e.parent >= 0 && this.children[e.parent]!.push(i));
+
+    const categoryTokens = categories.map((c) => tokenize(`${c.name} ${c.description} ${c.terms.join(' ')}`));
+    const entityTokens = entities.map((e) => this.entityTokens(e));
+    entityTokens.forEach((t) => this.text.observe(t));
+    categoryTokens.forEach((t) => this.text.observe(t));
+    this.vectors = entityTokens.map((t) => this.text.vectorize(t));
+    this.categoryVectors = categoryTokens.map((t, i) => this.text.vectorize([...t, ...tokenize(categories[i]!.name)]));
+    this.keywordSets = entities.map((e) => new Set(e.keywords));
+  }
+
+  private entityTokens(e: KbEntity): string[] {
+    const keywords = tokenize(e.keywords.join(' '));
+    const categoryNames = e.categories.flatMap((c) => tokenize(this.index.categories[c]!.name));
+    return [...tokenize(e.description), ...keywords, ...keywords, ...categoryNames];
+  }
+
+  entity(i: number): KbEntity {
+    return this.index.entities[i]!;
+  }
+
+  /** The entry that speaks for a registrable domain: an exact host or alias domain first, then the domain's main entry. */
+  resolve(domain: string): number | undefined {
+    return this.byHost.get(domain) ?? this.byDomain.get(domain)?.[0];
+  }
+}

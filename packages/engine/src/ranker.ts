@@ -1,0 +1,232 @@
+// engine: candidate generation and scoring. Relations first (both directions, then two hops), categories second,
+// text similarity third (ENGINE.md). Every returned row shares a category or a relation with the target.
+import type { CompetitorType } from '@rivals/contracts';
+import type { ResearchedCompetitor } from '@rivals/core';
+import type { KnowledgeModel } from './model.js';
+import type { TargetProfile } from './profile.js';
+import { cosine } from './text.js';
+
+/** How much each kind of authored relation says about rivalry. */
+const KIND_WEIGHT = { competes: 1, alternative: 0.85, substitute: 0.6, complement: 0.2, parent: 0, subsidiary: 0 } as const;
+const RIVALRY_KINDS = new Set(['competes', 'alternative', 'substitute']);
+
+/** Categories whose members are not companies a buyer weighs (media, reviews, social); only returned when shared. */
+const NOISE_CATEGORIES = new Set(['review-platforms', 'social-networks', 'news-publishers', 'web-search', 'travel-reviews-guides']);
+
+const SIZE_PRIOR: Record<string, number> = {
+  '1-10': 0, '11-50': 0.01, '51-200': 0.03, '201-500': 0.05, '501-1000': 0.07, '1001-5000': 0.09, '5001-10000': 0.11, '10001+': 0.13,
+};
+
+/** The year the "Emerging" rule measures from; fixed so that results do not drift with the calendar. */
+export const EMERGING_SINCE = 2017;
+
+interface Features {
+  relation: number;
+  relationKind: string | null;
+  reverse: number;
+  reverseKind: string | null;
+  twoHop: number;
+  via: number;
+  category: number;
+  sharedCategories: number[];
+  primaryMatch: boolean;
+  relatedCategory: number;
+  text: number;
+  sharedKeywords: string[];
+}
+
+const emptyFeatures = (): Features => ({
+  relation: 0, relationKind: null, reverse: 0, reverseKind: null, twoHop: 0, via: -1, category: 0, sharedCategories: [],
+  primaryMatch: false, relatedCategory: 0, text: 0, sharedKeywords: [],
+});
+
+export interface RankOptions {
+  limit: number;
+}
+
+export class Ranker {
+  constructor(private readonly kb: KnowledgeModel) {}
+
+  /** Entries never returned for this target: itself, its alias entries, its parent and its subsidiaries. */
+  private exclusions(profile: TargetProfile): { entities: Set<number>; domains: Set<string> } {
+    const entities = new Set<number>();
+    const domains = new Set<string>([profile.domain]);
+    const t = profile.entity;
+    if (t !== null) {
+      const target = this.kb.entity(t);
+      entities.add(t);
+      for (const d of [target.domain, ...target.otherDomains]) domains.add(d);
+      if (target.parent >= 0) {
+        entities.add(target.parent);
+        domains.add(this.kb.entity(target.parent).domain);
+      }
+      const stack = [t];
+      while (stack.length) {
+        for (const child of this.kb.children[stack.pop()!]!) {
+          if (entities.has(child)) continue;
+          entities.add(child);
+          if (!this.kb.entity(child).product) domains.add(this.kb.entity(child).domain);
+          stack.push(child);
+        }
+      }
+    }
+    for (const i of this.kb.byDomain.get(profile.domain) ?? []) entities.add(i);
+    return { entities, domains };
+  }
+
+  rank(profile: TargetProfile, { limit }: RankOptions): ResearchedCompetitor[] {
+    const kb = this.kb;
+    const features = new Map<number, Features>();
+    const at = (i: number) => {
+      let f = features.get(i);
+      if (!f) features.set(i, (f = emptyFeatures()));
+      return f;
+    };
+    const t = profile.entity;
+
+    if (t !== null) {
+      for (const edge of kb.outgoing[t]!) {
+        const w = KIND_WEIGHT[edge.kind] * edge.strength;
+        const f = at(edge.other);
+        if (w > f.relation) Object.assign(f, { relation: w, relationKind: edge.kind });
+      }
+      for (const edge of kb.incoming[t]!) {
+        const w = KIND_WEIGHT[edge.kind] * edge.strength;
+        const f = at(edge.other);
+        if (w > f.reverse) Object.assign(f, { reverse: w, reverseKind: edge.kind });
+      }
+      // Two hops through rivals: the rivals of my rivals, and those who name the same rivals I name.
+      const firstHop = [...kb.outgoing[t]!, ...kb.incoming[t]!].filter((e) => RIVALRY_KINDS.has(e.kind));
+      for (const hop of firstHop) {
+        const w1 = KIND_WEIGHT[hop.kind] * hop.strength;
+        for (const next of [...kb.outgoing[hop.other]!, ...kb.incoming[hop.other]!]) {
+          if (!RIVALRY_KINDS.has(next.kind) || next.other === t) continue;
+          const w = w1 * KIND_WEIGHT[next.kind] * next.strength;
+          const f = features.get(next.other);
+          // A two-hop path only ranks a candidate that already qualifies; it never qualifies one by itself.
+          if (f) {
+            if (w > f.twoHop) Object.assign(f, { twoHop: w, via: hop.other });
+          } else if (!this.sharesCategory(profile, next.other)) continue;
+          else {
+            const g = at(next.other);
+            if (w > g.twoHop) Object.assign(g, { twoHop: w, via: hop.other });
+          }
+        }
+      }
+    }
+
+    const relatedOfTarget = new Set<number>();
+    for (const [c] of profile.categories) for (const r of kb.index.categories[c]!.related) relatedOfTarget.add(r);
+    for (const [c, weight] of profile.categories) {
+      for (const member of kb.members[c]!) {
+        const f = at(member);
+        const primaryOfMember = kb.entity(member).categories[0] === c;
+        const isPrimary = c === profile.primaryCategory;
+        const w = weight * (isPrimary && primaryOfMember ? 1 : isPrimary || primaryOfMember ? 0.75 : 0.5);
+        f.category += w;
+        f.sharedCategories.push(c);
+        if (isPrimary && primaryOfMember) f.primaryMatch = true;
+      }
+    }
+
+    const { entities: excluded, domains: excludedDomains } = this.exclusions(profile);
+    const targetCategories = profile.categories;
+    const scored: { i: number; raw: number; f: Features }[] = [];
+    for (const [i, f] of features) {
+      if (excluded.has(i)) continue;
+      const e = kb.entity(i);
+      if (excludedDomains.has(e.domain)) continue;
+      const rivalry = Math.max(f.relation, f.reverse);
+      if (f.sharedCategories.length === 0 && f.relation === 0 && f.reverse === 0) continue;
+      if (f.sharedCategories.length === 0 && rivalry === 0 && f.twoHop === 0) continue; // complement-only with no category
+      const primary = e.categories[0];
+      if (primary !== undefined && NOISE_CATEGORIES.has(kb.index.categories[primary]!.id) && !targetCategories.has(primary) && rivalry < 0.5) continue;
+      f.relatedCategory = e.categories.some((c) => relatedOfTarget.has(c)) ? 1 : 0;
+      f.text = cosine(profile.vector, kb.vectors[i]!);
+      f.sharedKeywords = [...profile.keywords].filter((k) => kb.keywordSets[i]!.has(k));
+      const segmentOverlap = profile.segments.some((s) => e.segments.includes(s)) ? 1 : 0;
+      const raw =
+        1.7 * f.relation +
+        1.1 * f.reverse +
+        0.9 * f.twoHop +
+        0.55 * Math.min(f.category, 1.6) +
+        (f.primaryMatch ? 0.25 : 0) +
+        0.1 * f.relatedCategory +
+        0.9 * f.text +
+        0.05 * Math.min(f.sharedKeywords.length, 4) +
+        0.06 * segmentOverlap +
+        (SIZE_PRIOR[e.size] ?? 0) -
+        (f.relationKind === 'complement' && f.reverse === 0 && f.sharedCategories.length === 0 ? 0.3 : 0);
+      scored.push({ i, raw, f });
+    }
+
+    // Deterministic order: score, then the host name.
+    scored.sort((a, b) => b.raw - a.raw || (kb.entity(a.i).host < kb.entity(b.i).host ? -1 : 1));
+    const seenDomains = new Set<string>();
+    const rows: ResearchedCompetitor[] = [];
+    for (const { i, raw, f } of scored) {
+      const e = kb.entity(i);
+      if (seenDomains.has(e.domain)) continue; // one row per registrable domain: the best-scoring entry speaks for it
+      seenDomains.add(e.domain);
+      rows.push(this.row(profile, i, raw, f));
+      if (rows.length >= limit) break;
+    }
+    return rows;
+  }
+
+  private sharesCategory(profile: TargetProfile, i: number): boolean {
+    return this.kb.entity(i).categories.some((c) => profile.categories.has(c));
+  }
+
+  private row(profile: TargetProfile, i: number, raw: number, f: Features): ResearchedCompetitor {
+    const kb = this.kb;
+    const e = kb.entity(i);
+    const matchScore = Math.max(1, Math.min(99, Math.round(100 * (1 - Math.exp(-raw / 1.1)))));
+    const type = this.classify(profile, i, f, matchScore);
+    const signals: string[] = [];
+    if (f.relation > 0) signals.push(`named by the target as ${f.relationKind}`);
+    if (f.reverse > 0) signals.push(`names the target as ${f.reverseKind}`);
+    if (f.twoHop > 0) signals.push(`rival of a rival (${kb.entity(f.via).name})`);
+    if (f.sharedCategories.length) signals.push('shared category');
+    if (f.primaryMatch) signals.push('same primary category');
+    if (f.text >= 0.15) signals.push('similar description');
+    if (f.sharedKeywords.length) signals.push('shared keywords');
+    const independent = [f.relation > 0 || f.reverse > 0, f.relation > 0 && f.reverse > 0, f.twoHop > 0.2, f.primaryMatch, f.sharedCategories.length >= 2, f.text >= 0.15, f.sharedKeywords.length >= 2].filter(Boolean).length;
+    const confidence = Math.min(98, Math.round((profile.source === 'knowledge-base' ? 40 : 25) + 9 * independent + 10 * Math.min(raw, 2) / 2));
+    const likelyCompetitor = type !== 'Adjacent' && (matchScore >= 55 || (type === 'Direct' && matchScore >= 45));
+    const relationKind = f.relation > 0 ? f.relationKind : f.reverse > 0 ? f.reverseKind : null;
+    return {
+      company: e.name,
+      domain: e.domain,
+      matchScore,
+      type,
+      confidence,
+      likelyCompetitor,
+      evidence: {
+        signals,
+        sharedCategories: f.sharedCategories.map((c) => kb.index.categories[c]!.id),
+        sharedKeywords: f.sharedKeywords.slice(0, 8),
+        relation: relationKind,
+        source: profile.source,
+      },
+    };
+  }
+
+  /**
+   * Direct: same primary category or a strong competes relation. Indirect: same need met another way (alternative,
+   * substitute, or a shared secondary category). Adjacent: only neighbouring (complement, related category). Emerging:
+   * a young company (founded since EMERGING_SINCE) that would otherwise be Direct or Indirect with a strong match.
+   */
+  private classify(profile: TargetProfile, i: number, f: Features, matchScore: number): CompetitorType {
+    const e = this.kb.entity(i);
+    const competes = f.relationKind === 'competes' ? f.relation : 0;
+    const reverseCompetes = f.reverseKind === 'competes' ? f.reverse : 0;
+    let type: CompetitorType;
+    if (f.primaryMatch || competes >= 0.5 || reverseCompetes >= 0.6 || (f.sharedCategories.includes(profile.primaryCategory ?? -1) && (competes > 0 || reverseCompetes > 0)))
+      type = 'Direct';
+    else if (f.relation > 0.3 || f.reverse > 0.3 || f.sharedCategories.length > 0) type = f.relationKind === 'complement' && f.sharedCategories.length === 0 ? 'Adjacent' : 'Indirect';
+    else type = 'Adjacent';
+    if (type !== 'Adjacent' && e.founded >= EMERGING_SINCE && matchScore >= 40 && ['1-10', '11-50', '51-200', '201-500'].includes(e.size)) type = 'Emerging';
+    return type;
+  }
+}

@@ -1,0 +1,161 @@
+// kb build step: validates every sector file and compiles dist/kb-index.json. Fails loudly, listing every problem.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { parse as parseDomain } from 'tldts';
+import { AUTHORED_RELATIONS, RELATION_KINDS, SectorFile, type KbEntity, type KbIndex } from './schema.js';
+
+export const MIN_CATEGORY_MEMBERS = 8;
+const here = dirname(fileURLToPath(import.meta.url));
+export const SECTORS_DIR = join(here, '..', 'data', 'sectors');
+export const INDEX_PATH = join(here, '..', 'dist', 'kb-index.json');
+
+const registrable = (host: string) => parseDomain(host, { allowPrivateDomains: true }).domain ?? host;
+
+export interface BuildResult {
+  index: KbIndex;
+  problems: string[];
+}
+
+export function compile(files: { name: string; text: string }[]): BuildResult {
+  const problems: string[] = [];
+  const sectors: SectorFile[] = [];
+  for (const file of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
+    let raw: unknown;
+    try {
+      raw = parseYaml(file.text, { uniqueKeys: true });
+    } catch (error) {
+      problems.push(`${file.name}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+      continue;
+    }
+    const parsed = SectorFile.safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues.slice(0, 50)) {
+        const at = issue.path.length >= 2 && issue.path[0] === 'companies' ? `${(raw as SectorFile).companies?.[Number(issue.path[1])]?.domain ?? ''} ` : '';
+        problems.push(`${file.name}: ${at}${issue.path.join('.')}: ${issue.message}`);
+      }
+      continue;
+    }
+    if (`${parsed.data.sector}.yaml` !== file.name) problems.push(`${file.name}: sector id ${parsed.data.sector} does not match the file name`);
+    sectors.push(parsed.data);
+  }
+
+  const categoryIds = new Map<string, number>();
+  const categories: KbIndex['categories'] = [];
+  sectors.forEach((sector, sectorIndex) =>
+    sector.categories.forEach((c) => {
+      if (categoryIds.has(c.id)) problems.push(`${sector.sector}: category ${c.id} is declared twice`);
+      categoryIds.set(c.id, categories.length);
+      categories.push({ id: c.id, name: c.name, sector: sectorIndex, description: c.description, terms: c.terms, related: [] });
+    }),
+  );
+
+  const byHost = new Map<string, number>();
+  const entities: KbEntity[] = [];
+  const specs = sectors.flatMap((s) => s.companies.map((company) => ({ sector: s.sector, company })));
+  for (const { sector, company } of specs) {
+    for (const host of [company.domain, ...company.domains]) {
+      if (byHost.has(host)) problems.push(`${sector}: domain ${host} belongs to two entries (${entities[byHost.get(host)!]!.name} and ${company.name})`);
+      else byHost.set(host, entities.length);
+    }
+    const unknownCategories = company.categories.filter((c) => !categoryIds.has(c));
+    for (const c of unknownCategories) problems.push(`${sector}: ${company.domain}: unknown category ${c}`);
+    entities.push({
+      name: company.name,
+      host: company.domain,
+      domain: registrable(company.domain),
+      otherDomains: company.domains,
+      aliases: company.aliases,
+      parent: -1,
+      product: company.product ?? false,
+      description: company.description,
+      categories: [...new Set(company.categories.filter((c) => categoryIds.has(c)).map((c) => categoryIds.get(c)!))],
+      keywords: [...new Set(company.keywords.map((k) => k.toLowerCase()))],
+      segments: company.segment,
+      model: company.model,
+      founded: company.founded,
+      hq: company.hq,
+      size: company.size,
+    });
+  }
+
+  const resolve = (host: string) => byHost.get(host) ?? byHost.get(registrable(host));
+  for (const sector of sectors) {
+    for (const c of sector.categories) {
+      const index = categoryIds.get(c.id)!;
+      for (const r of c.related) {
+        if (!categoryIds.has(r)) problems.push(`${sector.sector}: category ${c.id}: related ${r} is not a category`);
+        else if (r !== c.id) categories[index]!.related.push(categoryIds.get(r)!);
+      }
+      for (const member of c.members) {
+        const e = byHost.get(member);
+        if (e === undefined) problems.push(`${sector.sector}: category ${c.id}: member ${member} is not an entry`);
+        else if (!entities[e]!.categories.includes(index)) entities[e]!.categories.push(index);
+      }
+    }
+  }
+
+  const relations: KbIndex['relations'] = [];
+  const seenRelation = new Set<string>();
+  const addRelation = (from: number, to: number, kind: (typeof RELATION_KINDS)[number], strength: number) => {
+    const key = `${from}:${to}:${kind}`;
+    if (seenRelation.has(key)) return;
+    seenRelation.add(key);
+    relations.push([from, to, RELATION_KINDS.indexOf(kind), Math.round(strength * 100) / 100]);
+  };
+  for (const { sector, company } of specs) {
+    const from = byHost.get(company.domain)!;
+    if (company.parent) {
+      const parent = resolve(company.parent);
+      if (parent === undefined) problems.push(`${sector}: ${company.domain}: parent ${company.parent} is not an entry`);
+      else if (parent === from) problems.push(`${sector}: ${company.domain}: is its own parent`);
+      else {
+        entities[from]!.parent = parent;
+        addRelation(from, parent, 'parent', 1);
+        addRelation(parent, from, 'subsidiary', 1);
+      }
+    }
+    for (const kind of AUTHORED_RELATIONS) {
+      for (const [target, strength] of Object.entries(company[kind] ?? {})) {
+        const to = resolve(target);
+        if (to === undefined) problems.push(`${sector}: ${company.domain}: ${kind} target ${target} is not an entry`);
+        else if (to === from) problems.push(`${sector}: ${company.domain}: ${kind} relation to itself`);
+        else addRelation(from, to, kind, strength);
+      }
+    }
+  }
+
+  const counts = new Array<number>(categories.length).fill(0);
+  for (const e of entities) for (const c of e.categories) counts[c]!++;
+  categories.forEach((c, i) => {
+    if (counts[i]! < MIN_CATEGORY_MEMBERS) problems.push(`category ${c.id} holds ${counts[i]} entries; at least ${MIN_CATEGORY_MEMBERS} are needed`);
+  });
+
+  const body = { sectors: sectors.map((s) => ({ id: s.sector, name: s.name })), categories, entities, relations };
+  const version = createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12);
+  return { index: { version, ...body }, problems };
+}
+
+export function readSectorFiles(dir = SECTORS_DIR) {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const started = performance.now();
+  const { index, problems } = compile(readSectorFiles());
+  if (problems.length) {
+    for (const p of problems.slice(0, 200)) console.error(`kb: ${p}`);
+    if (problems.length > 200) console.error(`kb: ... and ${problems.length - 200} more`);
+    console.error(`kb: ${problems.length} problem(s); the index was not written`);
+    process.exit(1);
+  }
+  mkdirSync(dirname(INDEX_PATH), { recursive: true });
+  writeFileSync(INDEX_PATH, JSON.stringify(index));
+  console.log(
+    `kb: ${index.entities.length} entries, ${index.categories.length} categories in ${index.sectors.length} sectors, ${index.relations.length} relations -> ${INDEX_PATH} (${Math.round(performance.now() - started)} ms)`,
+  );
+}

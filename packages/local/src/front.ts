@@ -1,0 +1,203 @@
+// local runtime: the HTTP front. It does what API Gateway does for the REST API: match the route, run the REQUEST
+// authorizer on X-API-Key (401 when the header is missing or the key is denied; no cache, so a revoked key stops at
+// once), pass the authorizer's context on, build the Lambda proxy event and invoke the same handler code Lambda runs.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import { GATEWAY_MESSAGES, type ErrorCode } from '@rivals/contracts';
+import { AUTHORIZER, ROUTES, type RouteSpec } from '../../../infra/routes.js';
+
+type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+
+/** API Gateway's payload limit for REST APIs. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const LAMBDA_TIMEOUT_MS = 29_000;
+const TEXT_TYPES = /^(application\/(json|x-www-form-urlencoded|xml)|text\/)/i;
+
+export interface FrontOptions {
+  projectRoot: string;
+  routes?: RouteSpec[];
+  stage?: string;
+  log?: (line: string) => void;
+}
+
+interface CompiledRoute {
+  spec: RouteSpec;
+  pattern: RegExp;
+  params: string[];
+}
+
+function compile(spec: RouteSpec): CompiledRoute {
+  const params: string[] = [];
+  const source = spec.path.replace(/\{(\w+)\+?\}/g, (_, name: string) => {
+    params.push(name);
+    return '([^/]+)';
+  });
+  return { spec, pattern: new RegExp(`^${source}/?$`), params };
+}
+
+const lambdaContext = (functionName: string, requestId: string): Context => {
+  const deadline = Date.now() + LAMBDA_TIMEOUT_MS;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+};
+
+async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return 'too-large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function createFront(options: FrontOptions): Server {
+  const routes = (options.routes ?? ROUTES).map(compile);
+  const stage = options.stage ?? 'local';
+  const handlers = new Map<string, Promise<unknown>>();
+  const load = <T>(entry: string) => {
+    if (!handlers.has(entry)) handlers.set(entry, import(pathToFileURL(join(options.projectRoot, entry)).href).then((m: { handler: T }) => m.handler));
+    return handlers.get(entry) as Promise<T>;
+  };
+
+  const send = (res: ServerResponse, requestId: string, result: APIGatewayProxyResult) => {
+    const headers: Record<string, string | string[]> = { 'x-request-id': requestId };
+    for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = String(v);
+    for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) headers[k.toLowerCase()] = v.map(String);
+    const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
+    res.writeHead(result.statusCode, headers).end(body);
+  };
+  // The gateway's own answers, shaped as infra's gateway responses shape them.
+  const gatewayError = (res: ServerResponse, requestId: string, status: number, code: ErrorCode, message: string) =>
+    send(res, requestId, { statusCode: status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code, message, requestId } }) });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const requestId = randomUUID();
+    const url = new URL(req.url ?? '/', 'http://local');
+    const method = (req.method ?? 'GET').toUpperCase();
+    let match: { route: CompiledRoute; values: string[] } | undefined;
+    for (const route of routes) {
+      if (route.spec.method !== method) continue;
+      const m = route.pattern.exec(url.pathname);
+      if (m) {
+        match = { route, values: m.slice(1).map(decodeURIComponent) };
+        break;
+      }
+    }
+    if (!match) return gatewayError(res, requestId, 404, 'not_found', GATEWAY_MESSAGES.not_found);
+    const { spec } = match.route;
+
+    const body = await readBody(req);
+    if (body === 'too-large') return gatewayError(res, requestId, 413, 'payload_too_large', 'The request body is too large.');
+
+    const headers: Record<string, string> = {};
+    const multiValueHeaders: Record<string, string[]> = {};
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      const name = req.rawHeaders[i]!;
+      const value = req.rawHeaders[i + 1]!;
+      headers[name] = value;
+      (multiValueHeaders[name] ??= []).push(value);
+    }
+    const query: Record<string, string> = {};
+    const multiQuery: Record<string, string[]> = {};
+    for (const [k, v] of url.searchParams) {
+      query[k] = v;
+      (multiQuery[k] ??= []).push(v);
+    }
+    const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
+    const pathParameters = Object.fromEntries(match.route.params.map((p, i) => [p, match.values[i]!]));
+    const methodArn = `arn:aws:execute-api:us-east-1:000000000000:local/${stage}/${method}${url.pathname}`;
+
+    let authorizerContext: Record<string, unknown> | null = null;
+    if (spec.auth) {
+      const key = Object.entries(headers).find(([k]) => k.toLowerCase() === AUTHORIZER.header.toLowerCase())?.[1];
+      if (!key) return gatewayError(res, requestId, 401, 'missing_api_key', GATEWAY_MESSAGES.missing_api_key);
+      let decision: APIGatewayAuthorizerResult;
+      try {
+        const authorize = await load<AuthorizerHandler>(AUTHORIZER.entry);
+        decision = await authorize({
+          type: 'REQUEST',
+          methodArn,
+          resource: spec.path,
+          path: url.pathname,
+          httpMethod: method,
+          headers,
+          multiValueHeaders,
+          queryStringParameters: query,
+          multiValueQueryStringParameters: multiQuery,
+          pathParameters,
+          stageVariables: null,
+          requestContext: { requestId, stage, httpMethod: method, path: url.pathname, resourcePath: spec.path, identity: { sourceIp } } as never,
+        });
+      } catch (error) {
+        if ((error as Error).message === 'Unauthorized') return gatewayError(res, requestId, 401, 'missing_api_key', GATEWAY_MESSAGES.missing_api_key);
+        options.log?.(`authorizer failed: ${(error as Error).stack}`);
+        return gatewayError(res, requestId, 500, 'internal_error', 'Something went wrong on our side.');
+      }
+      const allowed = decision.policyDocument.Statement.some((s) => 'Effect' in s && s.Effect === 'Allow');
+      if (!allowed) return gatewayError(res, requestId, 401, 'invalid_api_key', GATEWAY_MESSAGES.invalid_api_key);
+      authorizerContext = { ...decision.context, principalId: decision.principalId };
+    }
+
+    const contentType = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+    const isText = body.length === 0 || TEXT_TYPES.test(contentType);
+    const event: APIGatewayProxyEvent = {
+      resource: spec.path,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders,
+      queryStringParameters: Object.keys(query).length ? query : null,
+      multiValueQueryStringParameters: Object.keys(multiQuery).length ? multiQuery : null,
+      pathParameters: Object.keys(pathParameters).length ? pathParameters : null,
+      stageVariables: null,
+      body: body.length === 0 ? null : isText ? body.toString('utf8') : body.toString('base64'),
+      isBase64Encoded: !isText,
+      requestContext: {
+        accountId: '000000000000',
+        apiId: 'local',
+        authorizer: authorizerContext,
+        httpMethod: method,
+        identity: { sourceIp, userAgent: req.headers['user-agent'] ?? null } as never,
+        path: `/${stage}${url.pathname}`,
+        protocol: 'HTTP/1.1',
+        requestId,
+        requestTimeEpoch: Date.now(),
+        resourceId: spec.id,
+        resourcePath: spec.path,
+        stage,
+      },
+    };
+    try {
+      const handler = await load<ProxyHandler>(spec.entry);
+      send(res, requestId, await handler(event, lambdaContext(`rivals-${spec.id}`, requestId)));
+    } catch (error) {
+      options.log?.(`${spec.id} failed: ${(error as Error).stack}`);
+      gatewayError(res, requestId, 502, 'internal_error', 'The function failed.');
+    }
+  };
+
+  return createServer((req, res) => {
+    handle(req, res).catch((error: Error) => {
+      options.log?.(`front failed: ${error.stack}`);
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+}

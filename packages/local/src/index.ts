@@ -1,0 +1,4 @@
+export * from './runtime.js';
+export * from './engines.js';
+export * from './front.js';
+export * from './provision.js';

@@ -1,0 +1,73 @@
+// End to end: `startLocal` brings up DynamoDB Local, s3rver, local-aws-sqs and the HTTP front; calls go over HTTP.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocal, type LocalService } from '../../packages/local/src/runtime.js';
+
+let service: LocalService;
+beforeAll(async () => {
+  service = await startLocal({ port: 0, devCredits: 20, keyFile: null });
+}, 120_000);
+afterAll(() => service?.stop());
+
+const api = async (path: string, init: { method?: string; key?: string | null; body?: string; headers?: Record<string, string> } = {}) => {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...init.headers };
+  if (init.key !== null) headers['x-api-key'] = init.key ?? service.apiKey;
+  const res = await fetch(`${service.url}${path}`, { method: init.method ?? 'GET', headers, body: init.body });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+};
+const balance = async () => (await api('/api/v1/balance')).body.creditsRemaining as number;
+
+describe('local runtime over HTTP', () => {
+  it('serves health without a key', async () => {
+    const res = await api('/api/health', { key: null });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', version: expect.any(String) });
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('searches https://www.stripe.com/x as stripe.com and charges exactly one credit', async () => {
+    const before = await balance();
+    const res = await api('/api/v1/search', { method: 'POST', body: JSON.stringify({ domain: 'https://www.stripe.com/x' }) });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['competitors', 'creditsRemaining', 'domain', 'elapsedSeconds', 'likelyCompetitors', 'totalCompetitors']);
+    expect(res.body.domain).toBe('stripe.com');
+    expect(res.body.totalCompetitors).toBe(res.body.competitors.length);
+    expect(res.body.totalCompetitors).toBeGreaterThan(0);
+    expect(res.body.competitors.map((c: { rank: number }) => c.rank)).toEqual(res.body.competitors.map((_: unknown, i: number) => i + 1));
+    expect(res.body.creditsRemaining).toBe(before - 1);
+    expect(await balance()).toBe(before - 1);
+  });
+
+  it.each([
+    ['not a domain', { body: '{"domain":"not a domain"}' }, 400, 'invalid_domain'],
+    ['limit 101', { body: '{"domain":"stripe.com","limit":101}' }, 400, 'invalid_request'],
+    ['malformed JSON', { body: '{"domain":' }, 400, 'invalid_request'],
+    ['no key', { body: '{"domain":"stripe.com"}', key: null }, 401, 'missing_api_key'],
+    ['an unknown key', { body: '{"domain":"stripe.com"}', key: `sk-live-${'Z'.repeat(40)}` }, 401, 'invalid_api_key'],
+  ])('answers %s with %i %s and costs nothing', async (_, init, status, code) => {
+    const before = await balance();
+    const res = await api('/api/v1/search', { method: 'POST', ...init });
+    expect(res.status).toBe(status);
+    expect(res.body.error).toMatchObject({ code, requestId: res.headers.get('x-request-id') });
+    expect(await balance()).toBe(before);
+  });
+
+  it('replays a retried search with the same Idempotency-Key and charges once', async () => {
+    const before = await balance();
+    const init = { method: 'POST', body: JSON.stringify({ domain: 'hubspot.com', limit: 5 }), headers: { 'idempotency-key': 'retry-1' } };
+    const first = await api('/api/v1/search', init);
+    const second = await api('/api/v1/search', init);
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(await balance()).toBe(before - 1);
+    const reused = await api('/api/v1/search', { ...init, body: JSON.stringify({ domain: 'hubspot.com', limit: 6 }) });
+    expect(reused.status).toBe(422);
+    expect(reused.body.error.code).toBe('idempotency_key_reused');
+  });
+
+  it('answers an unknown route with 404 not_found', async () => {
+    const res = await api('/api/nothing-here');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
+  });
+});

@@ -1,0 +1,37 @@
+// test helper: a fresh single table on the shared DynamoDB Local, created from the CDK app's own declaration.
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { inject } from 'vitest';
+import { AccountService, ApiKeyService, SearchService, systemClock, ulidIds, type ResearchEngine } from '../../packages/core/src/index.js';
+import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoSearchStore, type TableRef } from '../../packages/db/src/index.js';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/local/src/engines.js';
+import { provision } from '../../packages/local/src/provision.js';
+
+export interface TestTable extends TableRef {
+  dynamo: DynamoDBClient;
+  endpoint: string;
+}
+
+/** Creates the table the CDK app declares under a unique name. S3 and SQS are not needed here: their endpoints are unused. */
+export async function freshTable(): Promise<TestTable> {
+  const endpoint = inject('dynamodbEndpoint');
+  const dynamo = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  const { tableName } = await provision({ dynamodb: endpoint, s3: '', sqs: '' }, `t${randomUUID().slice(0, 8)}`, { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }, { tablesOnly: true });
+  return { dynamo, client: createDocumentClient(dynamo), tableName, endpoint };
+}
+
+/** The services wired on a real table, as the Lambda container wires them. */
+export function servicesOn(table: TableRef, engine: ResearchEngine, deadlineMs = 5_000) {
+  const ids = ulidIds();
+  const ledger = new DynamoCreditsLedger(table, ids);
+  const accountStore = new DynamoAccountStore(table, ledger);
+  const keyStore = new DynamoApiKeyStore(table);
+  return {
+    ledger,
+    keyStore,
+    searches: new DynamoSearchStore(table),
+    accounts: new AccountService({ accounts: accountStore, ledger, clock: systemClock, ids }),
+    apiKeys: new ApiKeyService({ keys: keyStore, clock: systemClock, ids }),
+    search: new SearchService({ ledger, engine, clock: systemClock, ids, deadlineMs }),
+  };
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeDomain } from '../../../packages/core/src/index.js';
+
+describe('normalizeDomain', () => {
+  it.each([
+    ['stripe.com', 'stripe.com'],
+    ['https://www.stripe.com/x', 'stripe.com'],
+    ['WWW.Stripe.COM', 'stripe.com'],
+    ['http://dashboard.stripe.com:8443/path?q=1#f', 'stripe.com'],
+    ['bbc.co.uk', 'bbc.co.uk'],
+    ['news.bbc.co.uk', 'bbc.co.uk'],
+    ['shop.myshopify.com', 'shop.myshopify.com'],
+    ['stripe.com.', 'stripe.com'],
+    [' notion.so ', 'notion.so'],
+  ])('%s -> %s', (input, expected) => {
+    expect(normalizeDomain(input)).toBe(expected);
+  });
+
+  it.each(['not a domain', 'localhost', '127.0.0.1', 'http://10.0.0.1/x', '[::1]', 'printer.local', 'db.internal', 'com', 'stripe', '', '-bad-.com', 'a..com'])(
+    'refuses %j with invalid_domain',
+    (input) => {
+      expect(() => normalizeDomain(input)).toThrow(expect.objectContaining({ code: 'invalid_domain', status: 400 }));
+    },
+  );
+});

@@ -1,0 +1,94 @@
+// The engine on the fixture knowledge base: hygiene rules, product lines, types and determinism.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KnowledgeBaseEngine } from '../../../packages/engine/src/index.js';
+import { fixtureIndex } from '../../kb-fixture.js';
+
+let engine: KnowledgeBaseEngine;
+beforeAll(() => {
+  engine = new KnowledgeBaseEngine({ index: fixtureIndex() });
+});
+const research = (domain: string, limit = 100) => engine.research({ domain, limit, signal: new AbortController().signal });
+
+describe('knowledge-base engine', () => {
+  it('ranks the curated rivals of a known company first, with the reason kept', async () => {
+    const { targetSource, competitors } = await research('hubspot.com');
+    expect(targetSource).toBe('knowledge-base');
+    expect(competitors.slice(0, 3).map((c) => c.domain)).toEqual(expect.arrayContaining(['salesforce.com', 'zoho.com', 'pipedrive.com']));
+    expect(competitors[0]!.evidence).toMatchObject({ relation: 'competes', source: 'knowledge-base', sharedCategories: expect.arrayContaining(['crm']) });
+  });
+
+  it('reports a giant\'s product line under the giant\'s domain, named by the product', async () => {
+    const { competitors } = await research('slack.com');
+    expect(competitors[0]).toMatchObject({ company: 'Microsoft Teams', domain: 'microsoft.com', type: 'Direct', likelyCompetitor: true });
+  });
+
+  it('never returns the target, its aliases, its parent or its subsidiaries', async () => {
+    const slack = (await research('slack.com')).competitors.map((c) => c.domain);
+    expect(slack).not.toContain('salesforce.com'); // parent
+    expect(slack).not.toContain('slack.com');
+    const salesforce = (await research('force.com')).competitors.map((c) => c.domain);
+    expect(salesforce).not.toContain('slack.com'); // subsidiary
+    expect(salesforce).not.toContain('salesforce.com');
+    const zoom = (await research('zoom.us')).competitors.map((c) => c.domain);
+    expect(zoom).not.toContain('zoom.com'); // alias domain of the target
+  });
+
+  it('gives one row per registrable domain', async () => {
+    const domains = (await research('salesforce.com')).competitors.map((c) => c.domain);
+    expect(new Set(domains).size).toBe(domains.length);
+  });
+
+  it('keeps review sites out of a software company\'s rivals', async () => {
+    const domains = (await research('pipedrive.com')).competitors.map((c) => c.domain);
+    expect(domains).not.toContain('g2.com');
+    expect(domains).not.toContain('capterra.com');
+  });
+
+  it('returns only companies that share a category or a relation with the target', async () => {
+    const { competitors } = await research('hubspot.com');
+    for (const c of competitors) expect(c.evidence.sharedCategories.length > 0 || c.evidence.relation !== null).toBe(true);
+  });
+
+  it('labels a young, small, strongly matching company Emerging', async () => {
+    const attio = (await research('hubspot.com')).competitors.find((c) => c.domain === 'attio.com');
+    expect(attio?.type).toBe('Emerging');
+  });
+
+  it('scores within 0..100, never rising down the list, and honours the limit', async () => {
+    const { competitors } = await research('hubspot.com', 3);
+    expect(competitors).toHaveLength(3);
+    for (let i = 1; i < competitors.length; i++) expect(competitors[i]!.matchScore).toBeLessThanOrEqual(competitors[i - 1]!.matchScore);
+    for (const c of competitors) {
+      expect(Number.isInteger(c.matchScore) && c.matchScore >= 0 && c.matchScore <= 100).toBe(true);
+      expect(Number.isInteger(c.confidence) && c.confidence >= 0 && c.confidence <= 100).toBe(true);
+    }
+  });
+
+  it('is deterministic', async () => {
+    expect(await research('zoom.com')).toEqual(await research('zoom.com'));
+  });
+
+  it('finds nothing for a domain it does not know and cannot read', async () => {
+    expect(await research('unknown-company-xyz.com')).toEqual({ targetSource: 'none', competitors: [] });
+  });
+
+  it('places a homepage it has read into categories and ranks their members', async () => {
+    const reader = {
+      read: async (domain: string) => ({
+        domain,
+        url: `https://${domain}/`,
+        title: 'Acme CRM: the sales pipeline for small teams',
+        description: 'Track deals, contacts and your sales pipeline in a simple CRM.',
+        headings: ['Customer relationship management made simple'],
+        organizationName: 'Acme',
+        keywords: [],
+        fetchedAt: new Date().toISOString(),
+      }),
+    };
+    const withHomepage = new KnowledgeBaseEngine({ index: fixtureIndex(), homepage: reader });
+    const { targetSource, competitors } = await withHomepage.research({ domain: 'acme-crm.io', limit: 10, signal: new AbortController().signal });
+    expect(targetSource).toBe('homepage');
+    expect(competitors.map((c) => c.domain)).toEqual(expect.arrayContaining(['pipedrive.com', 'hubspot.com']));
+    expect(competitors.every((c) => c.evidence.source === 'homepage')).toBe(true);
+  });
+});

@@ -1,0 +1,56 @@
+// The knowledge-base build step refuses bad data and compiles references into indices.
+import { describe, expect, it } from 'vitest';
+import { compile } from '../../../packages/kb/src/build.js';
+
+const sector = (companies: string, extraCategories = '') => ({
+  name: 'demo.yaml',
+  text: `sector: demo
+name: Demo
+categories:
+  - id: things
+    name: Things
+    description: Companies that make things.
+    terms: [things, widgets, gadgets]
+${extraCategories}
+companies:
+${companies}`,
+});
+
+const company = (domain: string, extra = '') => `  - name: ${domain}
+    domain: ${domain}
+    description: A company that makes things for people.
+    categories: [things]
+    keywords: [widgets]
+    segment: smb
+    model: saas
+    founded: 2010
+    hq: US
+    size: 11-50
+${extra}`;
+
+const eight = Array.from({ length: 8 }, (_, i) => company(`c${i}.com`)).join('');
+
+describe('knowledge-base build', () => {
+  it('compiles a valid file, with relations both ways for a parent', () => {
+    const { index, problems } = compile([sector(eight + company('child.com', '    parent: c0.com\n    competes: {c1.com: 0.8}\n'))]);
+    expect(problems).toEqual([]);
+    expect(index.entities).toHaveLength(9);
+    const child = index.entities.findIndex((e) => e.host === 'child.com');
+    expect(index.entities[child]!.parent).toBe(0);
+    expect(index.relations).toEqual(expect.arrayContaining([[child, 0, 4, 1], [0, child, 5, 1], [child, 1, 0, 0.8]]));
+  });
+
+  it.each([
+    ['a duplicate domain', eight + company('c1.com'), /c1.com belongs to two entries/],
+    ['an unknown category', eight + company('x.com').replace('[things]', '[nothing]'), /unknown category nothing/],
+    ['a dangling relation', eight + company('x.com', '    competes: {ghost.com: 0.5}\n'), /target ghost.com is not an entry/],
+    ['a self relation', eight + company('x.com', '    competes: {x.com: 0.5}\n'), /relation to itself/],
+    ['a strength above 1', eight + company('x.com', '    competes: {c1.com: 1.5}\n'), /competes/],
+    ['a missing parent', eight + company('x.com', '    parent: nobody.com\n'), /parent nobody.com is not an entry/],
+    ['a www domain', eight + company('www.x.com'), /drop the www/],
+    ['a small category', company('a.com'), /holds 1 entries/],
+  ])('refuses %s', (_, companies, problem) => {
+    const { problems } = compile([sector(companies)]);
+    expect(problems.join('\n')).toMatch(problem);
+  });
+});

@@ -1,0 +1,2 @@
+// Types of the aws-sdk-client-mock-vitest matchers registered by the setup file.
+import 'aws-sdk-client-mock-vitest/extend';
