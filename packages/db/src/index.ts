@@ -6,3 +6,4 @@ export * from './accounts.js';
 export * from './api-keys.js';
 export * from './searches.js';
 export * from './idempotency.js';
+export * from './profiles.js';

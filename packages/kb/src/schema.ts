@@ -29,10 +29,10 @@ export const CategorySpec = z.strictObject({
 });
 
 export const CompanySpec = z.strictObject({
-  name: z.string().min(1),
+  name: z.coerce.string().min(1),
   domain: host,
   domains: list(host),
-  aliases: list(z.string().min(1)),
+  aliases: list(z.coerce.string().min(1)),
   parent: host.nullish(),
   product: z.boolean().nullish(),
   description: z.string().min(10).max(300),
@@ -40,7 +40,7 @@ export const CompanySpec = z.strictObject({
   keywords: z.array(z.coerce.string().min(1)).min(1),
   segment: z.union([z.enum(SEGMENTS), z.array(z.enum(SEGMENTS)).min(1)]).transform((s) => (Array.isArray(s) ? s : [s])),
   model: z.enum(BUSINESS_MODELS),
-  founded: z.number().int().min(1600).max(2026),
+  founded: z.number().int().min(1000).max(2026),
   hq: z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2'),
   size: z.enum(SIZE_BANDS),
   competes: strengths,

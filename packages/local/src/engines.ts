@@ -7,6 +7,9 @@ import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 
+// Machines here run Node 20 (Lambda runs 22); the SDK's notice about its future Node 22 floor is noise locally.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 export const LOCAL_HOST = '127.0.0.1';
 export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 export const LOCAL_REGION = 'us-east-1';

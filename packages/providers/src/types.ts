@@ -1,0 +1,43 @@
+// providers (plug-in interface): what an optional candidate provider is given and what it proposes. Providers only
+// propose; the engine verifies and ranks, so nothing here is trusted as a fact about a company.
+
+/** The company whose competitors are wanted, as far as the engine knows it. */
+export interface ProviderTarget {
+  domain: string;
+  name: string;
+  description: string;
+  categories: string[];
+}
+
+export type ProposedType = 'Direct' | 'Indirect' | 'Adjacent' | 'Emerging';
+
+/** A company a provider thinks competes with the target. `domain` is always a registrable domain. */
+export interface ProposedCandidate {
+  name: string;
+  domain: string;
+  type?: ProposedType;
+  reason?: string;
+}
+
+/** A candidate after merging several providers' lists: how many lists proposed its domain. */
+export interface MergedCandidate extends ProposedCandidate {
+  votes: number;
+}
+
+export interface ProposeOptions {
+  /** The most candidates wanted; providers may return fewer. */
+  limit: number;
+  /** Aborts the call; the provider then rejects with the signal's reason. */
+  signal: AbortSignal;
+}
+
+/**
+ * One source of competitor candidates (a language model, a web search).
+ * Resolves [] when the answer is unusable; rejects on abort, on its own timeout and when the service call fails
+ * (a ProviderError), so that the caller can tell "nothing found" from "not asked".
+ */
+export interface CandidateProvider {
+  /** Stable id used in logs and evidence: 'llm:openai', 'llm:bedrock', 'web-search:brave'. */
+  readonly name: string;
+  propose(target: ProviderTarget, options: ProposeOptions): Promise<ProposedCandidate[]>;
+}

@@ -1,0 +1,63 @@
+// `npm run bench`: engine compute time per search over every knowledge-base domain (p50, p99, max), index load time
+// and memory, and the local API's latency over HTTP. Figures to read, not a pass/fail test.
+import { performance } from 'node:perf_hooks';
+import { KnowledgeBaseEngine } from '@rivals/engine';
+import { knowledgeBasePath, loadKnowledgeBase } from '@rivals/kb';
+import { startLocal } from '@rivals/local';
+import { statSync } from 'node:fs';
+
+const quantile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+global.gc?.();
+const heapBefore = process.memoryUsage().heapUsed;
+const loadStarted = performance.now();
+const index = loadKnowledgeBase();
+const parsed = performance.now();
+const engine = new KnowledgeBaseEngine({ index });
+const loaded = performance.now();
+global.gc?.();
+const heapAfter = process.memoryUsage().heapUsed;
+
+console.log('knowledge base');
+console.log(`  file            ${mb(statSync(knowledgeBasePath()).size)} (${index.entities.length} entries, ${index.relations.length} relations)`);
+console.log(`  load            ${fmt(loaded - loadStarted)} (JSON.parse ${fmt(parsed - loadStarted)}, model ${fmt(loaded - parsed)})`);
+console.log(`  heap            ${mb(heapAfter - heapBefore)} (rss ${mb(process.memoryUsage().rss)})`);
+
+const domains = [...new Set(index.entities.map((e) => e.domain))];
+const signal = new AbortController().signal;
+for (const d of domains.slice(0, 50)) await engine.research({ domain: d, limit: 100, signal }); // warm-up
+const times: number[] = [];
+let rows = 0;
+for (const domain of domains) {
+  const started = performance.now();
+  const { competitors } = await engine.research({ domain, limit: 100, signal });
+  times.push(performance.now() - started);
+  rows += competitors.length;
+}
+times.sort((a, b) => a - b);
+console.log(`engine compute, limit 100, every knowledge-base domain (${domains.length})`);
+console.log(`  p50 ${fmt(quantile(times, 0.5))}  p99 ${fmt(quantile(times, 0.99))}  max ${fmt(times[times.length - 1] ?? 0)}  mean rows ${(rows / domains.length).toFixed(1)}`);
+
+const samples = Number(process.env.BENCH_API_SAMPLES ?? 300);
+const service = await startLocal({ port: 0, devCredits: samples + 100, keyFile: null });
+try {
+  const latencies: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const domain = domains[(i * 7919) % domains.length]!;
+    const started = performance.now();
+    const res = await fetch(`${service.url}/api/v1/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': service.apiKey },
+      body: JSON.stringify({ domain, limit: 100 }),
+    });
+    await res.arrayBuffer();
+    latencies.push(performance.now() - started);
+  }
+  latencies.sort((a, b) => a - b);
+  console.log(`local API, POST /api/v1/search limit 100, ${samples} known domains, sequential (authorizer + DynamoDB Local transactions + engine)`);
+  console.log(`  p50 ${fmt(quantile(latencies, 0.5))}  p95 ${fmt(quantile(latencies, 0.95))}  p99 ${fmt(quantile(latencies, 0.99))}`);
+} finally {
+  await service.stop();
+}
