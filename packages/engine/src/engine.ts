@@ -1,16 +1,39 @@
 // engine: the ResearchEngine adapter. A known domain is profiled from the knowledge base; an unknown one from its
 // homepage (cached), classified into categories by text, then ranked the same way.
-import type { HomepageProfile, HomepageReader, ProfileCache, ResearchEngine, ResearchOutcome, ResearchRequest } from '@rivals/core';
+import type { CompetitorType } from '@rivals/contracts';
+import { normalizeDomain, type HomepageProfile, type HomepageReader, type ProfileCache, type ResearchedCompetitor, type ResearchEngine, type ResearchOutcome, type ResearchRequest } from '@rivals/core';
 import { loadKnowledgeBase, type KbIndex } from '@rivals/kb';
 import { KnowledgeModel } from './model.js';
 import type { TargetProfile } from './profile.js';
-import { Ranker } from './ranker.js';
+import { Ranker, type ExternalSignal } from './ranker.js';
 import { cosine, tokenize } from './text.js';
+
+/** An optional outside source of candidates (an LLM, a web-search API); see @rivals/providers. */
+export interface CandidateSource {
+  readonly name: string;
+  propose(
+    target: { domain: string; name: string; description: string; categories: string[] },
+    options: { limit: number; signal: AbortSignal },
+  ): Promise<{ name: string; domain: string; type?: CompetitorType; reason?: string }[]>;
+}
 
 export interface EngineOptions {
   index?: KbIndex;
   homepage?: HomepageReader;
   profileCache?: ProfileCache;
+  /** Off by default. Their proposals are verified (known to the knowledge base, or homepage read) before use. */
+  providers?: CandidateSource[];
+  providerDeadlineMs?: number;
+}
+
+/** How many proposals unknown to the knowledge base are verified by reading their homepage, per search. */
+const MAX_UNKNOWN_PROPOSALS = 10;
+
+interface Proposal {
+  domain: string;
+  name: string;
+  type?: CompetitorType;
+  sources: string[];
 }
 
 /** Categories a homepage is placed in: at most this many, and only those scoring this share of the best. */
@@ -28,12 +51,89 @@ export class KnowledgeBaseEngine implements ResearchEngine {
   }
 
   async research({ domain, limit, signal }: ResearchRequest): Promise<ResearchOutcome> {
-    const known = this.knownProfile(domain);
-    if (known) return { targetSource: 'knowledge-base', competitors: this.ranker.rank(known, { limit }) };
-    const homepage = await this.homepage(domain, signal);
-    const profile = homepage && this.homepageProfile(homepage);
+    let profile = this.knownProfile(domain);
+    let page: HomepageProfile | null = null;
+    if (!profile) {
+      page = await this.homepage(domain, signal);
+      profile = page && this.homepageProfile(page);
+    }
     if (!profile) return { targetSource: 'none', competitors: [] };
-    return { targetSource: 'homepage', competitors: this.ranker.rank(profile, { limit }) };
+    const targetSource = profile.source;
+    if (!this.options.providers?.length) return { targetSource, competitors: this.ranker.rank(profile, { limit }) };
+
+    const proposals = await this.consultProviders(profile, page, limit, signal);
+    const external = new Map<number, ExternalSignal>();
+    const unknown: Proposal[] = [];
+    for (const p of proposals) {
+      const i = this.model.resolve(p.domain);
+      if (i !== undefined) external.set(i, { votes: p.sources.length, sources: p.sources });
+      else unknown.push(p);
+    }
+    const extraRows = await this.verifyUnknown(profile, unknown.slice(0, MAX_UNKNOWN_PROPOSALS), signal);
+    return { targetSource, competitors: this.ranker.rank(profile, { limit, external, extraRows }) };
+  }
+
+  /** Every provider at once, within the provider deadline; a failing provider is skipped, an abort is not. */
+  private async consultProviders(profile: TargetProfile, page: HomepageProfile | null, limit: number, signal: AbortSignal): Promise<Proposal[]> {
+    const providers = this.options.providers ?? [];
+    const deadline = AbortSignal.any([signal, AbortSignal.timeout(this.options.providerDeadlineMs ?? 8_000)]);
+    const entity = profile.entity === null ? null : this.model.entity(profile.entity);
+    const target = {
+      domain: profile.domain,
+      name: profile.name,
+      description: entity?.description ?? page?.description ?? '',
+      categories: [...profile.categories.keys()].map((c) => this.model.index.categories[c]!.name),
+    };
+    const answers = await Promise.allSettled(providers.map((p) => p.propose(target, { limit, signal: deadline })));
+    signal.throwIfAborted();
+    const byDomain = new Map<string, Proposal>();
+    answers.forEach((answer, n) => {
+      if (answer.status !== 'fulfilled') return;
+      for (const candidate of answer.value) {
+        let domain: string;
+        try {
+          domain = normalizeDomain(candidate.domain);
+        } catch {
+          continue;
+        }
+        if (domain === profile.domain) continue;
+        const seen = byDomain.get(domain);
+        if (seen) {
+          if (!seen.sources.includes(providers[n]!.name)) seen.sources.push(providers[n]!.name);
+        } else byDomain.set(domain, { domain, name: candidate.name, ...(candidate.type ? { type: candidate.type } : {}), sources: [providers[n]!.name] });
+      }
+    });
+    return [...byDomain.values()].sort((a, b) => b.sources.length - a.sources.length || a.domain.localeCompare(b.domain));
+  }
+
+  /** Keeps only proposals whose homepage can be read, scored below strong knowledge-base matches. */
+  private async verifyUnknown(profile: TargetProfile, proposals: Proposal[], signal: AbortSignal): Promise<ResearchedCompetitor[]> {
+    const pages = await Promise.all(proposals.map((p) => this.homepage(p.domain, signal).catch(() => null)));
+    const rows: ResearchedCompetitor[] = [];
+    proposals.forEach((p, n) => {
+      const page = pages[n];
+      if (!page) return;
+      const placed = this.homepageProfile(page);
+      const shared = placed ? [...placed.categories.keys()].filter((c) => profile.categories.has(c)) : [];
+      const matchScore = Math.min(75, 40 + 10 * p.sources.length + (shared.length ? 15 : 0));
+      const type: CompetitorType = p.type ?? (shared.length ? 'Direct' : 'Indirect');
+      rows.push({
+        company: page.organizationName ?? p.name,
+        domain: p.domain,
+        matchScore,
+        type,
+        confidence: Math.min(80, 25 + 10 * p.sources.length + (shared.length ? 10 : 0)),
+        likelyCompetitor: type !== 'Adjacent' && matchScore >= 55,
+        evidence: {
+          signals: [`proposed by ${p.sources.join(', ')}`, 'homepage read'],
+          sharedCategories: shared.map((c) => this.model.index.categories[c]!.id),
+          sharedKeywords: [],
+          relation: null,
+          source: p.sources.join(','),
+        },
+      });
+    });
+    return rows.sort((a, b) => b.matchScore - a.matchScore || a.domain.localeCompare(b.domain));
   }
 
   knownProfile(domain: string): TargetProfile | null {
@@ -100,6 +200,6 @@ export class KnowledgeBaseEngine implements ResearchEngine {
 let shared: KnowledgeBaseEngine | undefined;
 /** The engine of this process; the knowledge base is loaded once, on first use. */
 export function createEngine(options: EngineOptions = {}): KnowledgeBaseEngine {
-  if (options.index || options.homepage || options.profileCache) return new KnowledgeBaseEngine(options);
+  if (Object.values(options).some((v) => v !== undefined)) return new KnowledgeBaseEngine(options);
   return (shared ??= new KnowledgeBaseEngine());
 }

@@ -33,15 +33,26 @@ interface Features {
   relatedCategory: number;
   text: number;
   sharedKeywords: string[];
+  external: ExternalSignal | null;
 }
 
 const emptyFeatures = (): Features => ({
   relation: 0, relationKind: null, reverse: 0, reverseKind: null, twoHop: 0, via: -1, category: 0, sharedCategories: [],
-  primaryMatch: false, relatedCategory: 0, text: 0, sharedKeywords: [],
+  primaryMatch: false, relatedCategory: 0, text: 0, sharedKeywords: [], external: null,
 });
+
+/** An outside opinion about a known candidate (an optional LLM or web-search provider), already verified. */
+export interface ExternalSignal {
+  /** How many providers proposed it. */
+  votes: number;
+  sources: string[];
+}
 
 export interface RankOptions {
   limit: number;
+  external?: Map<number, ExternalSignal>;
+  /** Verified candidates the knowledge base does not hold, already scored; merged by score. */
+  extraRows?: ResearchedCompetitor[];
 }
 
 export class Ranker {
@@ -74,7 +85,7 @@ export class Ranker {
     return { entities, domains };
   }
 
-  rank(profile: TargetProfile, { limit }: RankOptions): ResearchedCompetitor[] {
+  rank(profile: TargetProfile, { limit, external, extraRows = [] }: RankOptions): ResearchedCompetitor[] {
     const kb = this.kb;
     const features = new Map<number, Features>();
     const at = (i: number) => {
@@ -115,6 +126,8 @@ export class Ranker {
       }
     }
 
+    for (const [i, signal] of external ?? []) at(i).external = signal;
+
     const relatedOfTarget = new Set<number>();
     for (const [c] of profile.categories) for (const r of kb.index.categories[c]!.related) relatedOfTarget.add(r);
     for (const [c, weight] of profile.categories) {
@@ -137,8 +150,9 @@ export class Ranker {
       const e = kb.entity(i);
       if (excludedDomains.has(e.domain)) continue;
       const rivalry = Math.max(f.relation, f.reverse);
-      if (f.sharedCategories.length === 0 && f.relation === 0 && f.reverse === 0) continue;
-      if (f.sharedCategories.length === 0 && rivalry === 0 && f.twoHop === 0) continue; // complement-only with no category
+      const vouched = f.external !== null;
+      if (f.sharedCategories.length === 0 && f.relation === 0 && f.reverse === 0 && !vouched) continue;
+      if (f.sharedCategories.length === 0 && rivalry === 0 && f.twoHop === 0 && !vouched) continue; // complement-only with no category
       const primary = e.categories[0];
       if (primary !== undefined && NOISE_CATEGORIES.has(kb.index.categories[primary]!.id) && !targetCategories.has(primary) && rivalry < 0.5) continue;
       f.relatedCategory = e.categories.some((c) => relatedOfTarget.has(c)) ? 1 : 0;
@@ -155,7 +169,8 @@ export class Ranker {
         0.9 * f.text +
         0.05 * Math.min(f.sharedKeywords.length, 4) +
         0.06 * segmentOverlap +
-        (SIZE_PRIOR[e.size] ?? 0) -
+        (SIZE_PRIOR[e.size] ?? 0) +
+        (f.external ? Math.min(0.6, 0.3 * f.external.votes) : 0) -
         (f.relationKind === 'complement' && f.reverse === 0 && f.sharedCategories.length === 0 ? 0.3 : 0);
       scored.push({ i, raw, f });
     }
@@ -171,7 +186,17 @@ export class Ranker {
       rows.push(this.row(profile, i, raw, f));
       if (rows.length >= limit) break;
     }
-    return rows;
+    const extras = extraRows.filter((r) => !seenDomains.has(r.domain) && !excludedDomains.has(r.domain));
+    if (extras.length === 0) return rows;
+    // Stable merge by score: knowledge-base rows keep their order among themselves, and so do the extra rows.
+    const merged: ResearchedCompetitor[] = [];
+    let a = 0;
+    let b = 0;
+    while (merged.length < limit && (a < rows.length || b < extras.length)) {
+      if (b >= extras.length || (a < rows.length && rows[a]!.matchScore >= extras[b]!.matchScore)) merged.push(rows[a++]!);
+      else merged.push(extras[b++]!);
+    }
+    return merged;
   }
 
   private sharesCategory(profile: TargetProfile, i: number): boolean {
@@ -191,7 +216,17 @@ export class Ranker {
     if (f.primaryMatch) signals.push('same primary category');
     if (f.text >= 0.15) signals.push('similar description');
     if (f.sharedKeywords.length) signals.push('shared keywords');
-    const independent = [f.relation > 0 || f.reverse > 0, f.relation > 0 && f.reverse > 0, f.twoHop > 0.2, f.primaryMatch, f.sharedCategories.length >= 2, f.text >= 0.15, f.sharedKeywords.length >= 2].filter(Boolean).length;
+    if (f.external) signals.push(`proposed by ${f.external.sources.join(', ')}`);
+    const independent = [
+      f.relation > 0 || f.reverse > 0,
+      f.relation > 0 && f.reverse > 0,
+      f.twoHop > 0.2,
+      f.primaryMatch,
+      f.sharedCategories.length >= 2,
+      f.text >= 0.15,
+      f.sharedKeywords.length >= 2,
+      f.external !== null,
+    ].filter(Boolean).length;
     const confidence = Math.min(98, Math.round((profile.source === 'knowledge-base' ? 40 : 25) + 9 * independent + 10 * Math.min(raw, 2) / 2));
     const likelyCompetitor = type !== 'Adjacent' && (matchScore >= 55 || (type === 'Direct' && matchScore >= 45));
     const relationKind = f.relation > 0 ? f.relationKind : f.reverse > 0 ? f.reverseKind : null;
