@@ -26,6 +26,9 @@ export interface EngineOptions {
   providerDeadlineMs?: number;
 }
 
+/** Weight of a category the target is in only through one of its products or subsidiaries. */
+const CHILD_CATEGORY_WEIGHT = 0.5;
+
 /** How many proposals unknown to the knowledge base are verified by reading their homepage, per search. */
 const MAX_UNKNOWN_PROPOSALS = 10;
 
@@ -140,7 +143,10 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     const i = this.model.resolve(domain);
     if (i === undefined) return null;
     const e = this.model.entity(i);
-    const categories = new Map<number, number>(e.categories.map((c, n) => [c, n === 0 ? 1 : 0.8]));
+    const categories = new Map<number, number>();
+    // A parent is also in the categories of its products and subsidiaries, at a lower weight.
+    for (const child of this.model.children[i]!) for (const c of this.model.entity(child).categories) categories.set(c, CHILD_CATEGORY_WEIGHT);
+    e.categories.forEach((c, n) => categories.set(c, n === 0 ? 1 : 0.8));
     return {
       source: 'knowledge-base',
       domain,

@@ -3,6 +3,9 @@
 import { RELATION_KINDS, type KbEntity, type KbIndex, type RelationKind } from '@rivals/kb';
 import { TextIndex, tokenize, type SparseVector } from './text.js';
 
+/** Prior per doubling of the entries that name a company as a rival; small beside any real signal. */
+const PROMINENCE_WEIGHT = 0.08;
+
 export interface Edge {
   /** The other end: the target of an outgoing edge, the source of an incoming one. */
   other: number;
@@ -21,6 +24,8 @@ export class KnowledgeModel {
   readonly vectors: SparseVector[];
   readonly categoryVectors: SparseVector[];
   readonly keywordSets: Set<string>[];
+  /** How well known an entry is among its peers: grows with how many entries name it as a rival (log scale). */
+  readonly prominence: number[];
 
   constructor(readonly index: KbIndex) {
     const { entities, categories, relations } = index;
@@ -52,6 +57,10 @@ export class KnowledgeModel {
     this.vectors = entityTokens.map((t) => this.text.vectorize(t));
     this.categoryVectors = categoryTokens.map((t, i) => this.text.vectorize([...t, ...tokenize(categories[i]!.name)]));
     this.keywordSets = entities.map((e) => new Set(e.keywords));
+    this.prominence = this.incoming.map((edges) => {
+      const namedBy = edges.filter((e) => e.kind === 'competes' || e.kind === 'alternative').length;
+      return PROMINENCE_WEIGHT * Math.log2(1 + namedBy);
+    });
   }
 
   private entityTokens(e: KbEntity): string[] {

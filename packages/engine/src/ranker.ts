@@ -10,8 +10,14 @@ import { cosine } from './text.js';
 const KIND_WEIGHT = { competes: 1, alternative: 0.85, substitute: 0.6, complement: 0.2, parent: 0, subsidiary: 0 } as const;
 const RIVALRY_KINDS = new Set(['competes', 'alternative', 'substitute']);
 
-/** Categories whose members are not companies a buyer weighs (media, reviews, social); only returned when shared. */
-const NOISE_CATEGORIES = new Set(['review-platforms', 'social-networks', 'news-publishers', 'web-search', 'travel-reviews-guides']);
+/**
+ * Categories whose members are not companies a buyer weighs (review sites, social networks, news, search engines):
+ * one is returned only when the target is in that category too, or when a curated relation names it as a rival.
+ */
+const NOISE_CATEGORIES = new Set(['review-platforms', 'social-networks', 'news-publishers', 'web-search']);
+
+/** A parent competes where its products and subsidiaries compete, at this share of their weight. */
+const CHILD_SHARE = 0.6;
 
 const SIZE_PRIOR: Record<string, number> = {
   '1-10': 0, '11-50': 0.01, '51-200': 0.03, '201-500': 0.05, '501-1000': 0.07, '1001-5000': 0.09, '5001-10000': 0.11, '10001+': 0.13,
@@ -19,6 +25,22 @@ const SIZE_PRIOR: Record<string, number> = {
 
 /** The year the "Emerging" rule measures from; fixed so that results do not drift with the calendar. */
 export const EMERGING_SINCE = 2017;
+
+/**
+ * Raw score -> matchScore 0-100: a logistic curve centred where a company that only shares the target's primary
+ * category sits (about 50), so that a curated head-to-head rival in the same category lands in the 90s and a
+ * neighbour reached only through a secondary category or two hops in the 20s and 30s.
+ */
+const SCORE_CENTRE = 1.7;
+const SCORE_SPREAD = 0.6;
+export const matchScoreOf = (raw: number) => Math.max(1, Math.min(99, Math.round(100 / (1 + Math.exp(-(raw - SCORE_CENTRE) / SCORE_SPREAD)))));
+
+/** Without relations (a target known only from its homepage), categories and text carry all the evidence. */
+const HOMEPAGE_EVIDENCE_BOOST = 1.5;
+
+/** likelyCompetitor: a Direct or Emerging match at or above the first bar, an Indirect one at or above the second. */
+export const LIKELY_DIRECT = 60;
+export const LIKELY_INDIRECT = 75;
 
 interface Features {
   relation: number;
@@ -96,15 +118,19 @@ export class Ranker {
     const t = profile.entity;
 
     if (t !== null) {
-      for (const edge of kb.outgoing[t]!) {
-        const w = KIND_WEIGHT[edge.kind] * edge.strength;
-        const f = at(edge.other);
-        if (w > f.relation) Object.assign(f, { relation: w, relationKind: edge.kind });
-      }
-      for (const edge of kb.incoming[t]!) {
-        const w = KIND_WEIGHT[edge.kind] * edge.strength;
-        const f = at(edge.other);
-        if (w > f.reverse) Object.assign(f, { reverse: w, reverseKind: edge.kind });
+      // The target speaks for itself at full weight and through its products and subsidiaries at CHILD_SHARE.
+      const speakers: [number, number][] = [[t, 1], ...kb.children[t]!.map((c): [number, number] => [c, CHILD_SHARE])];
+      for (const [speaker, share] of speakers) {
+        for (const edge of kb.outgoing[speaker]!) {
+          const w = KIND_WEIGHT[edge.kind] * edge.strength * share;
+          const f = at(edge.other);
+          if (w > f.relation) Object.assign(f, { relation: w, relationKind: edge.kind });
+        }
+        for (const edge of kb.incoming[speaker]!) {
+          const w = KIND_WEIGHT[edge.kind] * edge.strength * share;
+          const f = at(edge.other);
+          if (w > f.reverse) Object.assign(f, { reverse: w, reverseKind: edge.kind });
+        }
       }
       // Two hops through rivals: the rivals of my rivals, and those who name the same rivals I name.
       const firstHop = [...kb.outgoing[t]!, ...kb.incoming[t]!].filter((e) => RIVALRY_KINDS.has(e.kind));
@@ -154,22 +180,25 @@ export class Ranker {
       if (f.sharedCategories.length === 0 && f.relation === 0 && f.reverse === 0 && !vouched) continue;
       if (f.sharedCategories.length === 0 && rivalry === 0 && f.twoHop === 0 && !vouched) continue; // complement-only with no category
       const primary = e.categories[0];
-      if (primary !== undefined && NOISE_CATEGORIES.has(kb.index.categories[primary]!.id) && !targetCategories.has(primary) && rivalry < 0.5) continue;
+      const curatedRival = (f.relation > 0 && RIVALRY_KINDS.has(f.relationKind ?? '')) || (f.reverse > 0 && RIVALRY_KINDS.has(f.reverseKind ?? ''));
+      if (primary !== undefined && NOISE_CATEGORIES.has(kb.index.categories[primary]!.id) && !targetCategories.has(primary) && !curatedRival) continue;
       f.relatedCategory = e.categories.some((c) => relatedOfTarget.has(c)) ? 1 : 0;
       f.text = cosine(profile.vector, kb.vectors[i]!);
       f.sharedKeywords = [...profile.keywords].filter((k) => kb.keywordSets[i]!.has(k));
       const segmentOverlap = profile.segments.some((s) => e.segments.includes(s)) ? 1 : 0;
+      const boost = profile.entity === null ? HOMEPAGE_EVIDENCE_BOOST : 1;
       const raw =
         1.7 * f.relation +
         1.1 * f.reverse +
         0.9 * f.twoHop +
-        0.55 * Math.min(f.category, 1.6) +
+        boost * 0.55 * Math.min(f.category, 1.6) +
         (f.primaryMatch ? 0.25 : 0) +
         0.1 * f.relatedCategory +
-        0.9 * f.text +
+        boost * 0.9 * f.text +
         0.05 * Math.min(f.sharedKeywords.length, 4) +
         0.06 * segmentOverlap +
         (SIZE_PRIOR[e.size] ?? 0) +
+        kb.prominence[i]! +
         (f.external ? Math.min(0.6, 0.3 * f.external.votes) : 0) -
         (f.relationKind === 'complement' && f.reverse === 0 && f.sharedCategories.length === 0 ? 0.3 : 0);
       scored.push({ i, raw, f });
@@ -206,7 +235,7 @@ export class Ranker {
   private row(profile: TargetProfile, i: number, raw: number, f: Features): ResearchedCompetitor {
     const kb = this.kb;
     const e = kb.entity(i);
-    const matchScore = Math.max(1, Math.min(99, Math.round(100 * (1 - Math.exp(-raw / 1.1)))));
+    const matchScore = matchScoreOf(raw);
     const type = this.classify(profile, i, f, matchScore);
     const signals: string[] = [];
     if (f.relation > 0) signals.push(`named by the target as ${f.relationKind}`);
@@ -228,7 +257,7 @@ export class Ranker {
       f.external !== null,
     ].filter(Boolean).length;
     const confidence = Math.min(98, Math.round((profile.source === 'knowledge-base' ? 40 : 25) + 9 * independent + 10 * Math.min(raw, 2) / 2));
-    const likelyCompetitor = type !== 'Adjacent' && (matchScore >= 55 || (type === 'Direct' && matchScore >= 45));
+    const likelyCompetitor = type === 'Indirect' ? matchScore >= LIKELY_INDIRECT : type !== 'Adjacent' && matchScore >= LIKELY_DIRECT;
     const relationKind = f.relation > 0 ? f.relationKind : f.reverse > 0 ? f.reverseKind : null;
     return {
       company: e.name,
