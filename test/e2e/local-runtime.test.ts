@@ -65,6 +65,14 @@ describe('local runtime over HTTP', () => {
     expect(reused.body.error.code).toBe('idempotency_key_reused');
   });
 
+  it('refunds a search of a domain it neither knows nor can reach (422 no_competitors_found)', async () => {
+    const before = await balance();
+    const res = await api('/api/v1/search', { method: 'POST', body: JSON.stringify({ domain: 'no-such-company-rivals-test.com' }) });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'no_competitors_found', refunded: true, creditsRemaining: before });
+    expect(await balance()).toBe(before);
+  });
+
   it('answers an unknown route with 404 not_found', async () => {
     const res = await api('/api/nothing-here');
     expect(res.status).toBe(404);

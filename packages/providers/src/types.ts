@@ -1,5 +1,6 @@
-// providers (plug-in interface): what an optional candidate provider is given and what it proposes. Providers only
-// propose; the engine verifies and ranks, so nothing here is trusted as a fact about a company.
+// providers (plug-in interface): what a candidate provider is given and proposes; the engine verifies and ranks.
+
+// Providers only propose: nothing they return is trusted as a fact about a company until the engine checks it.
 
 /** The company whose competitors are wanted, as far as the engine knows it. */
 export interface ProviderTarget {

@@ -1,0 +1,99 @@
+// What the crawler reads from a homepage's HTML: title, descriptions, headings, JSON-LD organisation, keywords, charset.
+import { describe, expect, it } from 'vitest';
+import { extractFacts } from '../../../packages/crawler/src/index.js';
+
+const page = (head: string, body = '') => Buffer.from(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`);
+
+describe('homepage facts', () => {
+  it('reads the title, the meta description, headings, the JSON-LD organisation and the keywords', () => {
+    // Prepare
+    const html = page(
+      `<title>  Acme CRM —
+         sales software </title>
+       <meta name="Description" content="The CRM for small teams.">
+       <meta property="og:description" content="Not this one.">
+       <meta property="og:site_name" content="Acme (OG)">
+       <meta name="keywords" content="CRM, Sales Pipeline ,, crm, email">
+       <script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"Acme Inc.","url":"https://acme.test"}</script>`,
+      `<svg><title>icon</title></svg><h1> Close more deals </h1><h2>Pipeline</h2><h3>Pipeline</h3><h4>Not a heading we read</h4>`,
+    );
+
+    // Act
+    const facts = extractFacts(html, 'utf-8');
+
+    // Assess
+    expect(facts).toEqual({
+      title: 'Acme CRM — sales software',
+      description: 'The CRM for small teams.',
+      headings: ['Close more deals', 'Pipeline'],
+      organizationName: 'Acme Inc.',
+      keywords: ['crm', 'sales pipeline', 'email'],
+    });
+  });
+
+  it('falls back to og:description and og:site_name, and to og:title when there is no <title>', () => {
+    // Prepare
+    const html = page('<meta property="og:title" content="Acme"><meta name="og:description" content="From Open Graph."><meta property="og:site_name" content="Acme Corp">');
+
+    // Act
+    const facts = extractFacts(html);
+
+    // Assess
+    expect(facts).toMatchObject({ title: 'Acme', description: 'From Open Graph.', organizationName: 'Acme Corp', headings: [], keywords: [] });
+  });
+
+  it('finds a Corporation in an @graph, prefers top-level nodes, and survives broken JSON-LD', () => {
+    // Prepare
+    const graph = {
+      '@context': 'https://schema.org',
+      '@graph': [
+        { '@type': 'WebPage', name: 'Home', publisher: { '@type': 'Organization', name: 'Nested Publisher' } },
+        { '@type': ['Thing', 'schema:Corporation'], name: [{ '@value': 'Globex Corporation', '@language': 'en' }] },
+      ],
+    };
+    const html = page(`<script type="application/ld+json">{ broken</script><script type="application/ld+json; charset=utf-8">${JSON.stringify(graph)}</script>`);
+
+    // Act
+    const facts = extractFacts(html);
+
+    // Assess
+    expect(facts.organizationName).toBe('Globex Corporation');
+  });
+
+  it('keeps at most 12 distinct headings and 20 keywords', () => {
+    // Prepare
+    const headings = Array.from({ length: 20 }, (_, i) => `<h2>Feature ${i}</h2><h3>feature ${i}</h3>`).join('');
+    const keywords = Array.from({ length: 30 }, (_, i) => `Word${i}`).join(',');
+    const html = page(`<title>Many</title><meta name="keywords" content="${keywords}">`, headings);
+
+    // Act
+    const facts = extractFacts(html);
+
+    // Assess
+    expect(facts.headings).toEqual(Array.from({ length: 12 }, (_, i) => `Feature ${i}`));
+    expect(facts.keywords).toHaveLength(20);
+    expect(facts.keywords[0]).toBe('word0');
+  });
+
+  it('decodes the charset the server declares, else the one the page declares', () => {
+    // Prepare
+    const latin1 = Buffer.from('<html><head><title>Caf\xe9 R\xe9sum\xe9</title></head></html>', 'latin1');
+    const declared = Buffer.concat([Buffer.from('<html><head><meta charset="windows-1252"><title>'), Buffer.from('Caf\xe9', 'latin1'), Buffer.from('</title></head></html>')]);
+
+    // Act
+    const fromHeader = extractFacts(latin1, 'ISO-8859-1');
+    const fromMeta = extractFacts(declared);
+
+    // Assess
+    expect(fromHeader.title).toBe('Café Résumé');
+    expect(fromMeta.title).toBe('Café');
+  });
+
+  it('returns empty facts for a page without text', () => {
+    // Act
+    const facts = extractFacts(page('', '<div><img src="x.png"></div>'));
+
+    // Assess
+    expect(facts).toEqual({ title: '', description: '', headings: [], organizationName: null, keywords: [] });
+  });
+});
