@@ -1,15 +1,20 @@
 // The CDK app's templates (bundling skipped): table keys, functions' runtime, authorizer, routes, gateway errors.
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_MESSAGES } from '../../packages/contracts/src/index.js';
 import { buildStage } from '../../infra/stage.js';
 import { ROUTES } from '../../infra/routes.js';
 
 let stateful: Template;
 let api: Template;
+const outdir = mkdtempSync(join(tmpdir(), 'rivals-cdk-'));
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 beforeAll(() => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
   const stage = buildStage(app, 'test');
   stateful = Template.fromStack(stage.stateful);
   api = Template.fromStack(stage.api);

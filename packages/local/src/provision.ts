@@ -3,6 +3,9 @@
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { StatefulStack } from '../../../infra/stacks/stateful-stack.js';
 
@@ -18,10 +21,15 @@ export interface ProvisionedResources {
 let declared: Record<string, Resource> | undefined;
 export function declaredResources(): Record<string, Resource> {
   if (declared) return declared;
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new StatefulStack(app, 'Local', { retainData: false });
-  const template = app.synth().getStackByName(stack.stackName).template as { Resources: Record<string, Resource> };
-  return (declared = template.Resources);
+  const outdir = mkdtempSync(join(tmpdir(), 'rivals-synth-'));
+  try {
+    const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
+    const stack = new StatefulStack(app, 'Local', { retainData: false });
+    const template = app.synth().getStackByName(stack.stackName).template as { Resources: Record<string, Resource> };
+    return (declared = template.Resources);
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
 }
 
 /** Logical id without CDK's hash suffix: "Table" for "TableCD117FA1". */

@@ -1,5 +1,5 @@
 // POST /api/v1/search handler with DynamoDB mocked: the commands it sends and its answers on failure paths.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
@@ -7,17 +7,18 @@ import { GetCommand, TransactWriteCommand, UpdateCommand, DynamoDBDocumentClient
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import baseEvent from '../../fixtures/search-event.json' with { type: 'json' };
 import { fixtureIndex } from '../../kb-fixture.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 let handler: (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; body: string; headers?: Record<string, unknown> }>;
 
+const fixturePath = join(tmpdir(), `rivals-fixture-kb-${process.pid}.json`);
+afterAll(() => rmSync(fixturePath, { force: true }));
 beforeAll(async () => {
-  const path = join(tmpdir(), `rivals-fixture-kb-${process.pid}.json`);
-  writeFileSync(path, JSON.stringify(fixtureIndex()));
-  Object.assign(process.env, { KB_INDEX_PATH: path, TABLE_NAME: 'rivals-test' });
+  writeFileSync(fixturePath, JSON.stringify(fixtureIndex()));
+  Object.assign(process.env, { KB_INDEX_PATH: fixturePath, TABLE_NAME: 'rivals-test' });
   ({ handler } = (await import('../../../functions/http/search.js')) as never);
 });
 beforeEach(() => ddb.reset());
