@@ -171,7 +171,8 @@ export class KnowledgeBaseEngine implements ResearchEngine {
 
   /** Places a homepage in categories: similarity to each category's text, plus the votes of its nearest entries. */
   homepageProfile(page: HomepageProfile): TargetProfile | null {
-    const text = [page.title, page.description, page.description, ...page.headings, ...page.keywords].join(' ');
+    // The title is where a company says what it is; it counts twice, like the description it sums up.
+    const text = [page.title, page.title, page.description, page.description, ...page.headings, ...page.keywords].join(' ');
     const vector = this.model.text.vectorize(tokenize(text));
     if (vector.size === 0) return null;
     const scores = new Map<number, number>();
@@ -181,9 +182,12 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       .filter((n) => n.s > 0)
       .sort((a, b) => b.s - a.s || a.i - b.i)
       .slice(0, 15);
+    // Each category counts its closest neighbour, not how many: a crowded category must not outvote a precise one.
+    const nearest = new Map<number, number>();
     for (const { i, s } of neighbours) {
-      this.model.entity(i).categories.forEach((c, n) => scores.set(c, (scores.get(c) ?? 0) + s * (n === 0 ? 0.5 : 0.25)));
+      this.model.entity(i).categories.forEach((c, n) => nearest.set(c, Math.max(nearest.get(c) ?? 0, s * (n === 0 ? 1 : 0.5))));
     }
+    for (const [c, s] of nearest) scores.set(c, (scores.get(c) ?? 0) + s);
     const ranked = [...scores].filter(([, s]) => s > 0).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     const best = ranked[0];
     if (!best || best[1] < MIN_TEXT_EVIDENCE) return null;

@@ -1,16 +1,18 @@
-// engine: text similarity. Tokens (lower case, light stemming, no stop words) weighted by BM25-style TF-IDF into
+// engine: text similarity. Tokens (lower case, Porter-stemmed, no stop words) weighted by BM25-style TF-IDF into
 // unit vectors, so that similarity is one sparse dot product.
+import { stemmer } from 'stemmer';
 const STOP = new Set(
   'a an and are as at be by for from has have in into is it its of on or our that the their this to with your you we us all more most new best one platform company companies service services solution solutions software online app apps based tool tools helps help make makes using use used provider products product business businesses inc ltd llc world leading global'.split(
     ' ',
   ),
 );
 
+const stems = new Map<string, string>();
+/** Porter stem, memoised: the vocabulary is small and the same words recur in every document. */
 export function stem(word: string): string {
-  if (word.length > 5 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) return word.slice(0, -1);
-  return word;
+  let s = stems.get(word);
+  if (s === undefined) stems.set(word, (s = stemmer(word)));
+  return s;
 }
 
 export function tokenize(text: string): string[] {

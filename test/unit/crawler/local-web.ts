@@ -5,6 +5,7 @@ import { createServer as createHttpServer, request as httpRequest, type Incoming
 import { createServer as createHttpsServer } from 'node:https';
 import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { generate } from 'selfsigned';
+import { afterEach } from 'vitest';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -59,6 +60,32 @@ export function httpSite(handler: Handler): Promise<LocalSite> {
 
 export function httpsSite(handler: Handler, credentials: Credentials): Promise<LocalSite> {
   return listen(createHttpsServer({ key: credentials.key, cert: credentials.cert }), handler);
+}
+
+export interface Sites {
+  /** An HTTP site, closed when the test ends. */
+  site(handler: Handler): Promise<LocalSite>;
+  /** Runs `close` when the test ends (an HTTPS site, a reader), along with the sites. */
+  closeAfterTest(close: () => Promise<void>): void;
+}
+
+/** Registers an afterEach in the calling test file that closes, once each test ends, whatever that test opened. */
+export function useSites(): Sites {
+  let cleanup: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    await Promise.all(cleanup.map((close) => close()));
+    cleanup = [];
+  });
+  return {
+    site: async (handler) => {
+      const s = await httpSite(handler);
+      cleanup.push(s.close);
+      return s;
+    },
+    closeAfterTest: (close) => {
+      cleanup.push(close);
+    },
+  };
 }
 
 export interface Credentials {

@@ -1,8 +1,8 @@
 // The homepage reader against real local sites on 127.0.0.1: schemes, redirects, limits, content types and robots.txt.
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createHomepageReader, type ClosableHomepageReader, type HomepageReaderOptions, type HomepageSkip } from '../../../packages/crawler/src/index.js';
-import { closedPort, fakeDns, hang, html, httpsSite, httpSite, redirect, routes, selfSignedCertificate, text, type Credentials, type Handler, type LocalSite } from './local-web.js';
+import { closedPort, fakeDns, hang, html, httpsSite, redirect, routes, selfSignedCertificate, text, useSites, type Credentials, type Handler } from './local-web.js';
 
 const ACME_HOME = `<!doctype html><html><head>
   <title>Acme — CRM for small teams</title>
@@ -16,17 +16,7 @@ const ACME_HOME = `<!doctype html><html><head>
 const dns = fakeDns({ 'acme.test': '127.0.0.1', 'www.acme.test': '127.0.0.1' });
 const never = () => new AbortController().signal;
 
-let cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(cleanup.map((close) => close()));
-  cleanup = [];
-});
-
-async function site(handler: Handler): Promise<LocalSite> {
-  const s = await httpSite(handler);
-  cleanup.push(s.close);
-  return s;
-}
+const { site, closeAfterTest } = useSites();
 
 /** A reader for local sites: fake DNS, loopback allowed, no proxy from the host's environment; skips are recorded. */
 async function localReader(http: number, options: HomepageReaderOptions = {}): Promise<{ reader: ClosableHomepageReader; skips: HomepageSkip[] }> {
@@ -39,7 +29,7 @@ async function localReader(http: number, options: HomepageReaderOptions = {}): P
     onSkip: (skip) => skips.push(skip),
     ...options,
   });
-  cleanup.push(() => reader.close());
+  closeAfterTest(() => reader.close());
   return { reader, skips };
 }
 
@@ -76,7 +66,7 @@ describe('homepage reader', () => {
   it('prefers https when it answers (private CA given through the tls option)', async () => {
     // Prepare
     const secure = await httpsSite(routes({ '/': html(ACME_HOME) }), credentials);
-    cleanup.push(secure.close);
+    closeAfterTest(secure.close);
     const plain = await site(routes({ '/': html('<title>Plain</title>') }));
     const { reader } = await localReader(plain.port, { ports: { https: secure.port, http: plain.port }, tls: { ca: credentials.cert } });
 
@@ -118,7 +108,7 @@ describe('homepage reader', () => {
   it('falls back to http when the https certificate is not trusted', async () => {
     // Prepare
     const secure = await httpsSite(routes({ '/': html('<title>Secure</title>') }), credentials);
-    cleanup.push(secure.close);
+    closeAfterTest(secure.close);
     const plain = await site(routes({ '/': html('<title>Plain</title>') }));
     const { reader } = await localReader(plain.port, { ports: { https: secure.port, http: plain.port } });
 

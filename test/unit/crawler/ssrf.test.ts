@@ -1,29 +1,19 @@
 // The reader never connects to a non-public address, whether a name resolves there, a redirect points there, or the
 // domain is an IP literal. Refusals happen before any socket is opened: no packet leaves for the metadata addresses.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHomepageReader, type HomepageReaderOptions, type HomepageSkip } from '../../../packages/crawler/src/index.js';
-import { closedPort, fakeDns, html, httpSite, redirect, routes, type Handler, type LocalSite } from './local-web.js';
+import { closedPort, fakeDns, html, redirect, routes, useSites } from './local-web.js';
 
 const never = () => new AbortController().signal;
 const HOME = '<title>Internal dashboard</title><h1>Secrets</h1>';
 
-let cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(cleanup.map((close) => close()));
-  cleanup = [];
-});
-
-async function site(handler: Handler): Promise<LocalSite> {
-  const s = await httpSite(handler);
-  cleanup.push(s.close);
-  return s;
-}
+const { site, closeAfterTest } = useSites();
 
 /** A reader with the production address filter (allowPrivateAddresses left at false). */
 async function guardedReader(http: number, options: HomepageReaderOptions = {}) {
   const skips: HomepageSkip[] = [];
   const reader = createHomepageReader({ env: {}, ports: { http, https: await closedPort() }, onSkip: (skip) => skips.push(skip), ...options });
-  cleanup.push(() => reader.close());
+  closeAfterTest(() => reader.close());
   return { reader, skips };
 }
 

@@ -1,19 +1,13 @@
 // BedrockConverseProvider against a local fake Converse endpoint (h2c): the signed request and the reading of answers.
 // The fake speaks HTTP/2 because this client's default SDK handler speaks nothing else.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BedrockConverseProvider, ProviderError } from '../../../packages/providers/src/index.js';
-import { noAbort, startFakeServer, target, type FakeServer } from './fake-server.js';
+import { itHonoursCancellation } from './contract.js';
+import { noAbort, target, useFakeServer } from './fake-server.js';
 
 const MODEL_ID = 'anthropic.claude-3-5-haiku-20241022-v1:0';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer({ http2: true });
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useFakeServer({ http2: true });
 
 const provider = (timeoutMs = 3_000) =>
   new BedrockConverseProvider({
@@ -98,23 +92,5 @@ describe('BedrockConverseProvider', () => {
     expect((failure as Error).message).toContain('AccessDeniedException');
   });
 
-  it('rejects without calling when the signal is already aborted, and with the reason when aborted mid-call', async () => {
-    const aborted = new AbortController();
-    aborted.abort();
-    await expect(provider().propose(target, { limit: 5, signal: aborted.signal })).rejects.toMatchObject({ name: 'AbortError' });
-    expect(server.requests).toHaveLength(0);
-
-    server.reply = () => ({ hang: true });
-    const controller = new AbortController();
-    const call = provider().propose(target, { limit: 5, signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('search cancelled')), 100);
-    await expect(call).rejects.toThrow('search cancelled');
-  });
-
-  it('gives up on a slow model after its own timeout', async () => {
-    server.reply = () => ({ hang: true });
-    const started = Date.now();
-    await expect(provider(200).propose(target, { limit: 5, signal: noAbort() })).rejects.toMatchObject({ name: 'ProviderError', failure: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(2_500);
-  });
+  itHonoursCancellation({ name: 'llm:bedrock', provider, server: () => server, target, abortAfterMs: 100, timeoutMs: 200, giveUpWithinMs: 2_500 });
 });

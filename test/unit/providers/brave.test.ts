@@ -1,16 +1,10 @@
 // BraveSearchProvider against a local fake search API: the queries it sends and how it tallies domains from results.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BraveSearchProvider, ProviderError } from '../../../packages/providers/src/index.js';
-import { noAbort, startFakeServer, target, type FakeServer, type Recorded } from './fake-server.js';
+import { itHonoursCancellation } from './contract.js';
+import { noAbort, target, useFakeServer, type Recorded } from './fake-server.js';
 
-let server: FakeServer;
-beforeAll(async () => {
-  server = await startFakeServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = useFakeServer();
 
 const provider = (timeoutMs = 2_000) => new BraveSearchProvider({ apiKey: 'brave-key', baseUrl: `${server.url}/`, timeoutMs });
 const result = (url: string, title: string, profile?: string) => ({ url, title, description: '…', ...(profile ? { profile: { name: profile } } : {}) });
@@ -89,23 +83,5 @@ describe('BraveSearchProvider', () => {
     expect(failure).toMatchObject({ provider: 'web-search:brave', failure: 'http', status: 429 });
   });
 
-  it('rejects without searching when already aborted, and with the reason when aborted mid-search', async () => {
-    const aborted = new AbortController();
-    aborted.abort();
-    await expect(provider().propose(target, { limit: 5, signal: aborted.signal })).rejects.toMatchObject({ name: 'AbortError' });
-    expect(server.requests).toHaveLength(0);
-
-    server.reply = () => ({ hang: true });
-    const controller = new AbortController();
-    const call = provider().propose(target, { limit: 5, signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('search cancelled')), 50);
-    await expect(call).rejects.toThrow('search cancelled');
-  });
-
-  it('gives up on a slow search after its own timeout', async () => {
-    server.reply = () => ({ hang: true });
-    const started = Date.now();
-    await expect(provider(150).propose(target, { limit: 5, signal: noAbort() })).rejects.toMatchObject({ name: 'ProviderError', failure: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(2_000);
-  });
+  itHonoursCancellation({ name: 'web-search:brave', provider, server: () => server, target, abortAfterMs: 50, timeoutMs: 150, giveUpWithinMs: 2_000 });
 });

@@ -3,6 +3,7 @@ import { createServer as createHttp1, type IncomingHttpHeaders, type Server as H
 import { createServer as createHttp2, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export interface Recorded {
   method: string;
@@ -28,7 +29,29 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-export async function startFakeServer(options: { http2?: boolean } = {}): Promise<FakeServer> {
+export interface FakeServerOptions {
+  http2?: boolean;
+}
+
+export async function startFakeServer(options: FakeServerOptions = {}): Promise<FakeServer> {
+  const { fake, listen } = fakeServer(options);
+  await listen();
+  return fake;
+}
+
+/** The fake server of a test file: listening from beforeAll to afterAll, its recorded requests cleared before each test.
+ * The object is returned at once; its `url` is set once it listens. */
+export function useFakeServer(options: FakeServerOptions = {}): FakeServer {
+  const { fake, listen } = fakeServer(options);
+  beforeAll(listen);
+  afterAll(() => fake.close());
+  beforeEach(() => {
+    fake.requests.length = 0;
+  });
+  return fake;
+}
+
+function fakeServer(options: FakeServerOptions): { fake: FakeServer; listen(): Promise<void> } {
   const sockets = new Set<Socket>();
   const sessions = new Set<Http2Session>();
   const fake: FakeServer = {
@@ -57,9 +80,11 @@ export async function startFakeServer(options: { http2?: boolean } = {}): Promis
   const server: Http1Server | Http2Server = options.http2 ? createHttp2(handle) : createHttp1(handle);
   server.on('connection', (socket: Socket) => sockets.add(socket).size);
   server.on('session', (session: Http2Session) => sessions.add(session).size);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return fake;
+  const listen = async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  return { fake, listen };
 }
 
 /** A signal that never fires, for calls the test does not mean to abort. */

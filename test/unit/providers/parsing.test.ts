@@ -48,16 +48,25 @@ describe('parseProposals', () => {
   });
 
   it('drops IPs, internal names, non-hostnames, the target and repeats', () => {
-    const answer = JSON.stringify([
-      { name: 'A', domain: '8.8.8.8' },
-      { name: 'B', domain: '[2001:db8::1]' },
-      { name: 'C', domain: 'crm.local' },
-      { name: 'D', domain: 'not a domain' },
-      { name: 'E', domain: 'ASANA.com' },
+    const entries = [
+      ['A', '8.8.8.8'], ['Local', '192.168.0.10'], ['Loopback', 'http://127.0.0.1:8080'], ['B', '[2001:db8::1]'], // IP addresses
+      ['C', 'crm.local'], ['Intranet', 'tasks.internal'], ['Localhost', 'localhost'], ['D', 'not a domain'], // no public host name
+      ['E', 'ASANA.com'], ['Asana again', 'app.asana.com'], // the target, in any case or subdomain
+      ['F', 'smartsheet.com'], ['G', 'https://app.smartsheet.com/b/home'], // kept, then a repeat of its registrable domain
+      ['Trello', 'trello.com'], ['Trello (dupe)', 'www.trello.com'],
+    ];
+    const answer = JSON.stringify(entries.map(([name, domain]) => ({ name, domain })));
+    expect(parse(answer)).toEqual([
       { name: 'F', domain: 'smartsheet.com' },
-      { name: 'G', domain: 'https://app.smartsheet.com/b/home' },
+      { name: 'Trello', domain: 'trello.com' },
     ]);
-    expect(parse(answer)).toEqual([{ name: 'F', domain: 'smartsheet.com' }]);
+  });
+
+  it('names a nameless entry after its domain, reads a "website" key and drops an unknown type', () => {
+    expect(parse('[{"domain":"clickup.com","type":"Unknown"},{"name":"Wrike","website":"https://www.wrike.com"}]')).toEqual([
+      { name: 'Clickup', domain: 'clickup.com' },
+      { name: 'Wrike', domain: 'wrike.com' },
+    ]);
   });
 
   it('registrable domains follow the API: subdomains fold away, hosted shops stay whole', () => {

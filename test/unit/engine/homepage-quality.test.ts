@@ -1,0 +1,70 @@
+// Homepage-only targets on the real knowledge base: the engine places a company it has never heard of by what its
+// homepage says and names that market's leaders. The pages are of fictional companies, written for this test.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHomepageReader } from '../../../packages/crawler/src/index.js';
+import type { HomepageProfile } from '../../../packages/core/src/index.js';
+import { KnowledgeBaseEngine } from '../../../packages/engine/src/index.js';
+import { loadKnowledgeBase } from '../../../packages/kb/src/index.js';
+import { closedPort, fakeDns, html, httpSite, routes, type LocalSite } from '../crawler/local-web.js';
+
+const page = (domain: string, title: string, description: string, headings: string[]): HomepageProfile => ({
+  domain, url: `https://${domain}/`, title, description, headings, organizationName: null, keywords: [], fetchedAt: '2026-01-01T00:00:00Z',
+});
+
+const PAGES = [
+  [page('ledgerly.io', 'Ledgerly | Accounting software for small businesses', 'Send invoices, reconcile bank feeds, track expenses and run reports.', ['Invoicing and bookkeeping in one place']), 'accounting-software', ['intuit.com', 'xero.com']],
+  [page('talentloop.ai', 'TalentLoop, the applicant tracking system for growing teams', 'Post jobs, manage candidates through your hiring pipeline and schedule interviews.', ['Applicant tracking', 'Interview scheduling']), 'applicant-tracking', ['greenhouse.io', 'lever.co']],
+  [page('mealmate.co', 'MealMate: chef-designed meal kits delivered weekly', 'Fresh ingredients and easy recipes delivered to your door; skip or cancel anytime.', ['How it works', 'Menus']), 'meal-kits', ['hellofresh.com', 'blueapron.com']],
+  [page('shipfast.dev', 'Shipfast: deploy frontend apps in seconds', 'Git-push deploys, preview environments, serverless functions and a global edge network for React apps.', ['Preview every pull request']), 'developer-paas', ['vercel.com', 'netlify.com']],
+  [page('petpals.com', 'PetPals: trusted dog walkers and pet sitters near you', 'Book background-checked dog walkers, pet sitters and boarding in your neighborhood.', ['Dog walking', 'Pet sitting']), 'pet-care-marketplaces', ['rover.com']],
+] as const;
+
+const byDomain = new Map<string, HomepageProfile>(PAGES.map(([p]) => [p.domain, p]));
+let engine: KnowledgeBaseEngine;
+beforeAll(() => {
+  engine = new KnowledgeBaseEngine({ index: loadKnowledgeBase(), homepage: { read: async (domain) => byDomain.get(domain) ?? null } });
+});
+const research = (domain: string) => engine.research({ domain, limit: 25, signal: new AbortController().signal });
+
+describe('homepage-only targets on the knowledge base', () => {
+  it.each(PAGES.map(([p, category, leaders]) => [p.domain, category, leaders] as const))('places %s in %s and names its leaders', async (domain, category, leaders) => {
+    expect(engine.homepageProfile(byDomain.get(domain)!)?.primaryCategory).toBe(engine.model.index.categories.findIndex((c) => c.id === category));
+    const { targetSource, competitors } = await research(domain);
+    expect(targetSource).toBe('homepage');
+    expect(competitors.slice(0, 5).map((c) => c.domain)).toEqual(expect.arrayContaining([...leaders]));
+    expect(competitors.every((c) => c.evidence.source === 'homepage' && c.evidence.sharedCategories.length > 0)).toBe(true);
+  });
+});
+
+describe('homepage-only target through the real crawler', () => {
+  let site: LocalSite;
+  beforeAll(async () => {
+    site = await httpSite(
+      routes({
+        '/robots.txt': (_, res) => res.writeHead(404).end(),
+        '/': html(
+          '<html><head><title>Ledgerly | Accounting software for small businesses</title>' +
+            '<meta name="description" content="Send invoices, reconcile bank feeds, track expenses and run reports."></head>' +
+            '<body><h1>Invoicing and bookkeeping in one place</h1></body></html>',
+        ),
+      }),
+    );
+  });
+  afterAll(() => site?.close());
+
+  it('reads the homepage over HTTP (https closed, http fallback) and ranks the accounting leaders', async () => {
+    const reader = createHomepageReader({
+      lookup: fakeDns({ 'ledgerly.io': '127.0.0.1' }),
+      ports: { http: site.port, https: await closedPort() },
+      allowPrivateAddresses: true,
+    });
+    try {
+      const crawled = new KnowledgeBaseEngine({ index: loadKnowledgeBase(), homepage: reader });
+      const { targetSource, competitors } = await crawled.research({ domain: 'ledgerly.io', limit: 10, signal: new AbortController().signal });
+      expect(targetSource).toBe('homepage');
+      expect(competitors.slice(0, 5).map((c) => c.domain)).toEqual(expect.arrayContaining(['intuit.com', 'xero.com']));
+    } finally {
+      await reader.close();
+    }
+  });
+});
