@@ -3,9 +3,9 @@ import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandOutput } fro
 import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline.js';
 import { messageOf, ProviderError } from './errors.js';
 import { buildPrompt, clampLimit, parseProposals } from './prompt.js';
-import type { CandidateProvider, ProposeOptions, ProposedCandidate, ProviderTarget } from './types.js';
+import type { CandidateProvider, LlmProviderOptions, ProposeOptions, ProposedCandidate, ProviderTarget } from './types.js';
 
-export interface BedrockConverseOptions {
+export interface BedrockConverseOptions extends LlmProviderOptions {
   /** A model id or inference profile, e.g. "anthropic.claude-3-5-haiku-20241022-v1:0". */
   modelId: string;
   region: string;
@@ -16,13 +16,10 @@ export interface BedrockConverseOptions {
   endpoint?: string;
   /** Static credentials; the default provider chain (the Lambda role) when absent. */
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
-  timeoutMs?: number;
   /** SDK attempts per call. Two by default: one retry of a throttle fits the budget, three rarely do. */
   maxAttempts?: number;
-  temperature?: number;
   /** A ready client, to share one across providers or to inject in tests. */
   client?: BedrockRuntimeClient;
-  name?: string;
 }
 
 export class BedrockConverseProvider implements CandidateProvider {

@@ -2,18 +2,13 @@
 import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline.js';
 import { fetchText } from './http.js';
 import { buildPrompt, parseProposals } from './prompt.js';
-import type { CandidateProvider, ProposeOptions, ProposedCandidate, ProviderTarget } from './types.js';
+import type { CandidateProvider, LlmProviderOptions, ProposeOptions, ProposedCandidate, ProviderTarget } from './types.js';
 
-export interface OpenAiCompatibleOptions {
+export interface OpenAiCompatibleOptions extends LlmProviderOptions {
   /** Base URL including the version path, e.g. https://api.openai.com/v1; /chat/completions is appended. */
   baseUrl: string;
   apiKey: string;
   model: string;
-  /** Budget for one call, on top of the caller's signal. */
-  timeoutMs?: number;
-  /** Low by default: the task rewards recall of known companies, not creativity. */
-  temperature?: number;
-  name?: string;
 }
 
 export class OpenAiCompatibleProvider implements CandidateProvider {

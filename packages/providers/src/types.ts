@@ -42,3 +42,13 @@ export interface CandidateProvider {
   readonly name: string;
   propose(target: ProviderTarget, options: ProposeOptions): Promise<ProposedCandidate[]>;
 }
+
+/** Settings every model-backed provider takes. */
+export interface LlmProviderOptions {
+  /** Budget for one call, on top of the caller's signal. */
+  timeoutMs?: number;
+  /** Low by default: the task rewards recall of known companies, not creativity. */
+  temperature?: number;
+  /** Name reported in evidence, e.g. "llm:openai". */
+  name?: string;
+}
