@@ -1,15 +1,15 @@
 // primary adapter: POST /api/v1/search. One paid search; Idempotency-Key makes a retry free.
 import { SearchRequest } from '@rivals/contracts';
-import { services } from '../shared/container.js';
 import { httpRoute } from '../shared/http.js';
 import { once } from '../shared/idempotency.js';
+import { searchService } from '../shared/research.js';
 
 export const handler = httpRoute({
   auth: true,
   body: SearchRequest,
   handler: async (request) =>
     once('search', request, request.body, async () => {
-      const { result } = await services().searchService.search(request.principal.accountId, request.body);
+      const { result } = await searchService().search(request.principal.accountId, request.body);
       return { statusCode: 200, body: result };
     }),
 });

@@ -1,39 +1,29 @@
-// composition root: adapters wired into services. Each is built on first use and kept for the container's life, so a
-// function pays only for what it touches (the authorizer never loads the knowledge base).
+// composition root: adapters wired into services. Each is built on first use and kept for the container's life. The
+// research side (engine, crawler, providers) lives in research.ts, so that only the search function bundles and
+// loads it.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { AccountService, ApiKeyService, SearchService, systemClock, ulidIds } from '@rivals/core';
-import { createHomepageReader } from '@rivals/crawler';
-import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoProfileCache, DynamoSearchStore, SingleTableIdempotencyStore, type TableRef } from '@rivals/db';
-import { createEngine } from '@rivals/engine';
-import { providersFromEnv } from '@rivals/providers';
+import { AccountService, ApiKeyService, systemClock, ulidIds } from '@rivals/core';
+import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoSearchStore, SingleTableIdempotencyStore, type TableRef } from '@rivals/db';
 import { config } from './config.js';
 
-const once = <T>(make: () => T): (() => T) => {
+export const lazy = <T>(make: () => T): (() => T) => {
   let value: T | undefined;
   return () => (value ??= make());
 };
 
-const dynamo = once(() => new DynamoDBClient({}));
-const table = once((): TableRef => ({ client: createDocumentClient(dynamo()), tableName: config.tableName }));
-const ids = once(ulidIds);
-const ledger = once(() => new DynamoCreditsLedger(table(), ids()));
-const engine = once(() =>
-  createEngine({
-    homepage: createHomepageReader(),
-    profileCache: new DynamoProfileCache(table()),
-    // Off unless RIVALS_PROVIDERS names them; see @rivals/providers.
-    providers: providersFromEnv(),
-  }),
-);
+const dynamo = lazy(() => new DynamoDBClient({}));
+const table = lazy((): TableRef => ({ client: createDocumentClient(dynamo()), tableName: config.tableName }));
+const ids = lazy(ulidIds);
+const ledger = lazy(() => new DynamoCreditsLedger(table(), ids()));
 
 const registry = {
+  table,
+  ids,
   ledger,
-  engine,
-  searches: once(() => new DynamoSearchStore(table())),
-  idempotencyStore: once(() => new SingleTableIdempotencyStore(config.tableName, dynamo())),
-  accountService: once(() => new AccountService({ accounts: new DynamoAccountStore(table(), ledger()), ledger: ledger(), clock: systemClock, ids: ids() })),
-  apiKeyService: once(() => new ApiKeyService({ keys: new DynamoApiKeyStore(table()), clock: systemClock, ids: ids() })),
-  searchService: once(() => new SearchService({ ledger: ledger(), engine: engine(), clock: systemClock, ids: ids(), deadlineMs: config.researchDeadlineMs })),
+  searches: lazy(() => new DynamoSearchStore(table())),
+  idempotencyStore: lazy(() => new SingleTableIdempotencyStore(config.tableName, dynamo())),
+  accountService: lazy(() => new AccountService({ accounts: new DynamoAccountStore(table(), ledger()), ledger: ledger(), clock: systemClock, ids: ids() })),
+  apiKeyService: lazy(() => new ApiKeyService({ keys: new DynamoApiKeyStore(table()), clock: systemClock, ids: ids() })),
 };
 
 type Services = { readonly [K in keyof typeof registry]: ReturnType<(typeof registry)[K]> };

@@ -1,0 +1,22 @@
+// composition root: the research side (engine, homepage reader, profile cache, optional providers) wired into the
+// search service. Only functions that search import this module, so only they bundle and load the knowledge base.
+import { SearchService, systemClock } from '@rivals/core';
+import { createHomepageReader } from '@rivals/crawler';
+import { DynamoProfileCache } from '@rivals/db';
+import { createEngine } from '@rivals/engine';
+import { providersFromEnv } from '@rivals/providers';
+import { config } from './config.js';
+import { lazy, services } from './container.js';
+
+const engine = lazy(() =>
+  createEngine({
+    homepage: createHomepageReader(),
+    profileCache: new DynamoProfileCache(services().table),
+    // Off unless RIVALS_PROVIDERS names them; see @rivals/providers.
+    providers: providersFromEnv(),
+  }),
+);
+
+export const searchService = lazy(
+  () => new SearchService({ ledger: services().ledger, engine: engine(), clock: systemClock, ids: services().ids, deadlineMs: config.researchDeadlineMs }),
+);
