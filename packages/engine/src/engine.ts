@@ -6,7 +6,7 @@ import { loadKnowledgeBase, type KbIndex } from '@rivals/kb';
 import { KnowledgeModel } from './model.js';
 import type { TargetProfile } from './profile.js';
 import { Ranker, type ExternalSignal } from './ranker.js';
-import { cosine, tokenize } from './text.js';
+import { cosine } from './text.js';
 
 /** An optional outside source of candidates (an LLM, a web-search API); see @rivals/providers. */
 export interface CandidateSource {
@@ -173,7 +173,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
   homepageProfile(page: HomepageProfile): TargetProfile | null {
     // The title is where a company says what it is; it counts twice, like the description it sums up.
     const text = [page.title, page.title, page.description, page.description, ...page.headings, ...page.keywords].join(' ');
-    const vector = this.model.text.vectorize(tokenize(text));
+    const vector = this.model.text.vectorize(this.model.text.termIds(text));
     if (vector.size === 0) return null;
     const scores = new Map<number, number>();
     this.model.categoryVectors.forEach((cv, c) => scores.set(c, cosine(vector, cv)));

@@ -1,7 +1,7 @@
 // engine: the knowledge base in memory: lookups by domain, relation adjacency in both directions, category
 // members, and text vectors of every entry and category. Built once per process from the compiled index.
 import { RELATION_KINDS, type KbEntity, type KbIndex, type RelationKind } from '@rivals/kb';
-import { TextIndex, tokenize, type SparseVector } from './text.js';
+import { TextIndex, type SparseVector } from './text.js';
 
 /** Prior per doubling of the entries that name a company as a rival; small beside any real signal. */
 const PROMINENCE_WEIGHT = 0.08;
@@ -20,7 +20,7 @@ export class KnowledgeModel {
   readonly incoming: Edge[][];
   readonly members: number[][];
   readonly children: number[][];
-  readonly text = new TextIndex();
+  readonly text: TextIndex;
   readonly vectors: SparseVector[];
   readonly categoryVectors: SparseVector[];
   readonly keywordSets: Set<string>[];
@@ -50,12 +50,10 @@ export class KnowledgeModel {
     this.children = entities.map(() => []);
     entities.forEach((e, i) => e.parent >= 0 && this.children[e.parent]!.push(i));
 
-    const categoryTokens = categories.map((c) => tokenize(`${c.name} ${c.description} ${c.terms.join(' ')}`));
-    const entityTokens = entities.map((e) => this.entityTokens(e));
-    entityTokens.forEach((t) => this.text.observe(t));
-    categoryTokens.forEach((t) => this.text.observe(t));
-    this.vectors = entityTokens.map((t) => this.text.vectorize(t));
-    this.categoryVectors = categoryTokens.map((t, i) => this.text.vectorize([...t, ...tokenize(categories[i]!.name)]));
+    const { vocabulary, entities: entityTerms, categories: categoryTerms } = index.text;
+    this.text = new TextIndex(vocabulary, [...entityTerms, ...categoryTerms]);
+    this.vectors = entityTerms.map((terms) => this.text.vectorize(terms));
+    this.categoryVectors = categoryTerms.map((terms) => this.text.vectorize(terms));
     this.keywordSets = entities.map((e) => new Set(e.keywords));
     this.prominence = this.incoming.map((edges) => {
       const namedBy = edges.filter((e) => e.kind === 'competes' || e.kind === 'alternative').length;
@@ -63,11 +61,6 @@ export class KnowledgeModel {
     });
   }
 
-  private entityTokens(e: KbEntity): string[] {
-    const keywords = tokenize(e.keywords.join(' '));
-    const categoryNames = e.categories.flatMap((c) => tokenize(this.index.categories[c]!.name));
-    return [...tokenize(e.description), ...keywords, ...keywords, ...categoryNames];
-  }
 
   entity(i: number): KbEntity {
     return this.index.entities[i]!;

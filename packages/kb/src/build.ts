@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { parse as parseDomain } from 'tldts';
 import { AUTHORED_RELATIONS, RELATION_KINDS, SectorFile, type KbEntity, type KbIndex } from './schema.js';
+import { categoryText, entityText, tokenize } from './text.js';
 
 export const MIN_CATEGORY_MEMBERS = 8;
 const here = dirname(fileURLToPath(import.meta.url));
@@ -144,7 +145,21 @@ export function compile(files: { name: string; text: string }[]): BuildResult {
     if (counts[i]! < MIN_CATEGORY_MEMBERS) problems.push(`category ${c.id} holds ${counts[i]} entries; at least ${MIN_CATEGORY_MEMBERS} are needed`);
   });
 
-  const body = { sectors: sectors.map((s) => ({ id: s.sector, name: s.name })), categories, entities, relations };
+  const vocabulary = new Map<string, number>();
+  const termIds = (text: string) =>
+    tokenize(text).map((term) => {
+      let id = vocabulary.get(term);
+      if (id === undefined) vocabulary.set(term, (id = vocabulary.size));
+      return id;
+    });
+  const text = {
+    entities: entities.map((e) => termIds(entityText(e, e.categories.map((c) => categories[c]!.name)))),
+    categories: categories.map((c) => termIds(categoryText(c))),
+    vocabulary: [] as string[],
+  };
+  text.vocabulary = [...vocabulary.keys()];
+
+  const body = { sectors: sectors.map((s) => ({ id: s.sector, name: s.name })), categories, entities, relations, text };
   const version = createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12);
   return { index: { version, ...body }, problems };
 }

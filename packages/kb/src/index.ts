@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { KbIndex } from './schema.js';
 
 export * from './schema.js';
+export * from './text.js';
 
 export function knowledgeBasePath(): string {
   return process.env.KB_INDEX_PATH ?? fileURLToPath(new URL('../dist/kb-index.json', import.meta.url));

@@ -66,6 +66,8 @@ export interface KbIndex {
   entities: KbEntity[];
   /** [from, to, kind (index of RELATION_KINDS), strength] */
   relations: [number, number, number, number][];
+  /** Documents analysed at build time (text.ts), as term ids into `vocabulary`, repeats kept for term frequency. */
+  text: { vocabulary: string[]; entities: number[][]; categories: number[][] };
 }
 
 export interface KbEntity {
