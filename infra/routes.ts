@@ -30,6 +30,7 @@ export const ROUTES: RouteSpec[] = [
     timeoutSeconds: 28,
   },
   { id: 'Balance', method: 'GET', path: '/api/v1/balance', entry: 'functions/http/balance.ts', auth: true },
+  { id: 'GetSearch', method: 'GET', path: '/api/searches/{id}', entry: 'functions/http/get-search.ts', auth: true },
 ];
 
 export const AUTHORIZER = { id: 'ApiKeyAuthorizer', entry: 'functions/authorizer/api-key.ts', header: 'X-API-Key', cacheTtlSeconds: 60 } as const;

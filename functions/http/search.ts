@@ -9,7 +9,8 @@ export const handler = httpRoute({
   body: SearchRequest,
   handler: async (request) =>
     once('search', request, request.body, async () => {
-      const { result } = await searchService().search(request.principal.accountId, request.body);
-      return { statusCode: 200, body: result };
+      const { searchId, result } = await searchService().search(request.principal.accountId, request.body);
+      // The body is exactly the Search result; the id of the stored search (GET /api/searches/:id) rides in a header.
+      return { statusCode: 200, body: result, headers: { 'x-search-id': searchId } };
     }),
 });

@@ -2,7 +2,7 @@
 // research side (engine, crawler, providers) lives in research.ts, so that only the search function bundles and
 // loads it.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { AccountService, ApiKeyService, systemClock, ulidIds } from '@rivals/core';
+import { AccountService, ApiKeyService, SearchQueries, systemClock, ulidIds } from '@rivals/core';
 import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoSearchStore, SingleTableIdempotencyStore, type TableRef } from '@rivals/db';
 import { config } from './config.js';
 
@@ -20,7 +20,7 @@ const registry = {
   table,
   ids,
   ledger,
-  searches: lazy(() => new DynamoSearchStore(table())),
+  searchQueries: lazy(() => new SearchQueries(new DynamoSearchStore(table()))),
   idempotencyStore: lazy(() => new SingleTableIdempotencyStore(config.tableName, dynamo())),
   accountService: lazy(() => new AccountService({ accounts: new DynamoAccountStore(table(), ledger()), ledger: ledger(), clock: systemClock, ids: ids() })),
   apiKeyService: lazy(() => new ApiKeyService({ keys: new DynamoApiKeyStore(table()), clock: systemClock, ids: ids() })),

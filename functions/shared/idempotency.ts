@@ -19,13 +19,14 @@ interface IdempotentCall {
 interface StoredResponse {
   statusCode: number;
   json: string;
+  headers?: Record<string, string>;
 }
 
 /** A failure the client may retry is thrown (the record is dropped); any other outcome is a response to keep. */
 async function settle(run: () => Promise<HttpResponse>, requestId: string): Promise<StoredResponse> {
   try {
     const response = await run();
-    return { statusCode: response.statusCode, json: JSON.stringify(response.body ?? null) };
+    return { statusCode: response.statusCode, json: JSON.stringify(response.body ?? null), ...(response.headers ? { headers: response.headers } : {}) };
   } catch (error) {
     const apiError = toApiError(error);
     if (apiError.status >= 500 || apiError.status === 429) throw apiError;
@@ -63,5 +64,5 @@ export async function once(
     { persistenceStore: services().idempotencyStore, config: idempotencyConfig },
   );
   const stored = await execute({ scope: `${request.principal.accountId}#${operation}#${key}`, payload });
-  return { statusCode: stored.statusCode, body: JSON.parse(stored.json), headers: replayed ? { 'idempotent-replayed': 'true' } : {} };
+  return { statusCode: stored.statusCode, body: JSON.parse(stored.json), headers: { ...stored.headers, ...(replayed ? { 'idempotent-replayed': 'true' } : {}) } };
 }

@@ -1,6 +1,9 @@
 // End to end: `startLocal` brings up DynamoDB Local, s3rver, local-aws-sqs and the HTTP front; calls go over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoredSearch } from '../../packages/contracts/src/index.js';
 import { startLocal, type LocalService } from '../../packages/local/src/runtime.js';
+import { engineReturning } from '../fakes.js';
+import { servicesOn } from '../setup/table.js';
 
 let service: LocalService;
 beforeAll(async () => {
@@ -71,6 +74,25 @@ describe('local runtime over HTTP', () => {
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: 'no_competitors_found', refunded: true, creditsRemaining: before });
     expect(await balance()).toBe(before);
+  });
+
+  it('keeps every search with the evidence of each row, readable for free by its id, and only by its account', async () => {
+    const search = await api('/api/v1/search', { method: 'POST', body: JSON.stringify({ domain: 'slack.com', limit: 5 }) });
+    const id = search.headers.get('x-search-id');
+    expect(id).toMatch(/^srch_[0-9a-z]{26}$/);
+    const before = await balance();
+    const stored = await api(`/api/searches/${id}`);
+    expect(stored.status).toBe(200);
+    expect(StoredSearch.parse(stored.body)).toMatchObject({ id, domain: 'slack.com', status: 'succeeded', source: 'api', totalCompetitors: 5 });
+    expect(stored.body.competitors.map((c: { domain: string }) => c.domain)).toEqual(search.body.competitors.map((c: { domain: string }) => c.domain));
+    expect(stored.body.competitors[0].evidence).toMatchObject({ signals: expect.any(Array), sharedCategories: expect.any(Array), source: 'knowledge-base' });
+    expect(await balance()).toBe(before);
+
+    const other = servicesOn(service.table, engineReturning(1));
+    const stranger = await other.accounts.open('Stranger', 1);
+    const { key } = await other.apiKeys.issue(stranger.id);
+    expect((await api(`/api/searches/${id}`, { key })).body.error.code).toBe('not_found');
+    expect((await api('/api/searches/srch_nope')).status).toBe(404);
   });
 
   it('answers an unknown route with 404 not_found', async () => {

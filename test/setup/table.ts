@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { AccountService, ApiKeyService, SearchService, systemClock, ulidIds, type ResearchEngine } from '../../packages/core/src/index.js';
+import { AccountService, ApiKeyService, SearchQueries, SearchService, systemClock, ulidIds, type ResearchEngine } from '../../packages/core/src/index.js';
 import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoSearchStore, type TableRef } from '../../packages/db/src/index.js';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/local/src/engines.js';
 import { provision } from '../../packages/local/src/provision.js';
@@ -26,12 +26,14 @@ export function servicesOn(table: TableRef, engine: ResearchEngine, deadlineMs =
   const ledger = new DynamoCreditsLedger(table, ids);
   const accountStore = new DynamoAccountStore(table, ledger);
   const keyStore = new DynamoApiKeyStore(table);
+  const searches = new DynamoSearchStore(table);
   return {
     ledger,
     keyStore,
-    searches: new DynamoSearchStore(table),
+    searches,
     accounts: new AccountService({ accounts: accountStore, ledger, clock: systemClock, ids }),
     apiKeys: new ApiKeyService({ keys: keyStore, clock: systemClock, ids }),
     search: new SearchService({ ledger, engine, clock: systemClock, ids, deadlineMs }),
+    queries: new SearchQueries(searches),
   };
 }

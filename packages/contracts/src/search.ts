@@ -55,3 +55,23 @@ export type Balance = z.infer<typeof Balance>;
 
 export const Health = z.strictObject({ status: z.literal('ok'), version: z.string() });
 export type Health = z.infer<typeof Health>;
+
+export const SEARCH_STATUSES = ['running', 'succeeded', 'failed'] as const;
+
+/** GET /api/searches/:id: a past search as stored, each row with the evidence behind it. Free to read. */
+export const StoredSearch = z.strictObject({
+  id: z.string(),
+  domain: z.string(),
+  status: z.enum(SEARCH_STATUSES),
+  source: z.enum(['api', 'bulk']),
+  jobId: z.string().optional(),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+  elapsedSeconds: z.number().nullable(),
+  totalCompetitors: z.number().int(),
+  likelyCompetitors: z.number().int(),
+  /** Why a failed search failed (an error code); its credit was refunded. */
+  error: z.string().nullable(),
+  competitors: z.array(StoredCompetitor),
+});
+export type StoredSearch = z.infer<typeof StoredSearch>;
