@@ -1,7 +1,7 @@
 // engine: the ResearchEngine adapter. A known domain is profiled from the knowledge base; an unknown one from its
 // homepage (cached), classified into categories by text, then ranked the same way.
 import type { CompetitorType } from '@rivals/contracts';
-import { normalizeDomain, type HomepageProfile, type HomepageReader, type ProfileCache, type ResearchedCompetitor, type ResearchEngine, type ResearchOutcome, type ResearchRequest } from '@rivals/core';
+import { normalizeDomain, registrableDomain, type HomepageProfile, type HomepageReader, type ProfileCache, type ResearchedCompetitor, type ResearchEngine, type ResearchOutcome, type ResearchRequest } from '@rivals/core';
 import { loadKnowledgeBase, type KbIndex } from '@rivals/kb';
 import { KnowledgeModel } from './model.js';
 import type { TargetProfile } from './profile.js';
@@ -58,7 +58,9 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     let page: HomepageProfile | null = null;
     if (!profile) {
       page = await this.homepage(domain, signal);
-      profile = page && this.homepageProfile(page);
+      // A domain the knowledge base does not list may still land on a site it knows (an old brand, a country
+      // domain, a marketing domain): then the company is known after all.
+      profile = page && (this.landedProfile(domain, page) ?? this.homepageProfile(page));
     }
     if (!profile) return { targetSource: 'none', competitors: [] };
     const targetSource = profile.source;
@@ -139,9 +141,24 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     return rows.sort((a, b) => b.matchScore - a.matchScore || a.domain.localeCompare(b.domain));
   }
 
+  /** The knowledge-base profile of the site a homepage redirected to, searched under the domain that was asked for. */
+  private landedProfile(domain: string, page: HomepageProfile): TargetProfile | null {
+    let host: string;
+    try {
+      host = new URL(page.url).hostname.replace(/^www\./, '');
+    } catch {
+      return null;
+    }
+    const i = this.model.byHost.get(host) ?? this.model.resolve(registrableDomain(host));
+    return i === undefined ? null : this.profileOf(i, domain);
+  }
+
   knownProfile(domain: string): TargetProfile | null {
     const i = this.model.resolve(domain);
-    if (i === undefined) return null;
+    return i === undefined ? null : this.profileOf(i, domain);
+  }
+
+  private profileOf(i: number, domain: string): TargetProfile {
     const e = this.model.entity(i);
     const categories = new Map<number, number>();
     // A parent is also in the categories of its products and subsidiaries, at a lower weight.

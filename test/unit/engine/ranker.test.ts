@@ -72,6 +72,18 @@ describe('knowledge-base engine', () => {
     expect(await research('unknown-company-xyz.com')).toEqual({ targetSource: 'none', competitors: [] });
   });
 
+  it('uses the knowledge base when a domain it does not list lands on a site it knows', async () => {
+    const landing = new KnowledgeBaseEngine({
+      index: fixtureIndex(),
+      homepage: {
+        read: async (domain) => ({ domain, url: 'https://www.zoom.com/en/', title: 'Zoom', description: '', headings: [], organizationName: 'Zoom', keywords: [], fetchedAt: '2026-01-01T00:00:00Z' }),
+      },
+    });
+    const { targetSource, competitors } = await landing.research({ domain: 'zoom-meetings.com', limit: 10, signal: new AbortController().signal });
+    expect(targetSource).toBe('knowledge-base');
+    expect(competitors.map((c) => c.domain)).toEqual(['google.com', 'microsoft.com']);
+  });
+
   it('places a homepage it has read into categories and ranks their members', async () => {
     const reader = {
       read: async (domain: string) => ({
