@@ -139,15 +139,9 @@ export class Ranker {
         for (const next of [...kb.outgoing[hop.other]!, ...kb.incoming[hop.other]!]) {
           if (!RIVALRY_KINDS.has(next.kind) || next.other === t) continue;
           const w = w1 * KIND_WEIGHT[next.kind] * next.strength;
-          const f = features.get(next.other);
-          // A two-hop path only ranks a candidate that already qualifies; it never qualifies one by itself.
-          if (f) {
-            if (w > f.twoHop) Object.assign(f, { twoHop: w, via: hop.other });
-          } else if (!this.sharesCategory(profile, next.other)) continue;
-          else {
-            const g = at(next.other);
-            if (w > g.twoHop) Object.assign(g, { twoHop: w, via: hop.other });
-          }
+          // A two-hop path only ranks a candidate that qualifies otherwise (a relation, a shared category).
+          const f = features.get(next.other) ?? (this.sharesCategory(profile, next.other) ? at(next.other) : undefined);
+          if (f && w > f.twoHop) Object.assign(f, { twoHop: w, via: hop.other });
         }
       }
     }
@@ -175,12 +169,10 @@ export class Ranker {
       if (excluded.has(i)) continue;
       const e = kb.entity(i);
       if (excludedDomains.has(e.domain)) continue;
-      const rivalry = Math.max(f.relation, f.reverse);
-      const vouched = f.external !== null;
-      if (f.sharedCategories.length === 0 && f.relation === 0 && f.reverse === 0 && !vouched) continue;
-      if (f.sharedCategories.length === 0 && rivalry === 0 && f.twoHop === 0 && !vouched) continue; // complement-only with no category
-      const primary = e.categories[0];
+      // Eligible: a shared category, a curated rivalry (a complement is a partner, not a rival), or a verified proposal.
       const curatedRival = (f.relation > 0 && RIVALRY_KINDS.has(f.relationKind ?? '')) || (f.reverse > 0 && RIVALRY_KINDS.has(f.reverseKind ?? ''));
+      if (f.sharedCategories.length === 0 && !curatedRival && f.external === null) continue;
+      const primary = e.categories[0];
       if (primary !== undefined && NOISE_CATEGORIES.has(kb.index.categories[primary]!.id) && !targetCategories.has(primary) && !curatedRival) continue;
       f.relatedCategory = e.categories.some((c) => relatedOfTarget.has(c)) ? 1 : 0;
       f.text = cosine(profile.vector, kb.vectors[i]!);
@@ -199,8 +191,7 @@ export class Ranker {
         0.06 * segmentOverlap +
         (SIZE_PRIOR[e.size] ?? 0) +
         kb.prominence[i]! +
-        (f.external ? Math.min(0.6, 0.3 * f.external.votes) : 0) -
-        (f.relationKind === 'complement' && f.reverse === 0 && f.sharedCategories.length === 0 ? 0.3 : 0);
+        (f.external ? Math.min(0.6, 0.3 * f.external.votes) : 0);
       scored.push({ i, raw, f });
     }
 
@@ -278,7 +269,7 @@ export class Ranker {
 
   /**
    * Direct: same primary category or a strong competes relation. Indirect: same need met another way (alternative,
-   * substitute, or a shared secondary category). Adjacent: only neighbouring (complement, related category). Emerging:
+   * substitute, or a shared secondary category). Adjacent: only a weak rivalry, no shared category. Emerging:
    * a young company (founded since EMERGING_SINCE) that would otherwise be Direct or Indirect with a strong match.
    */
   private classify(profile: TargetProfile, i: number, f: Features, matchScore: number): CompetitorType {
@@ -288,7 +279,7 @@ export class Ranker {
     let type: CompetitorType;
     if (f.primaryMatch || competes >= 0.5 || reverseCompetes >= 0.6 || (f.sharedCategories.includes(profile.primaryCategory ?? -1) && (competes > 0 || reverseCompetes > 0)))
       type = 'Direct';
-    else if (f.relation > 0.3 || f.reverse > 0.3 || f.sharedCategories.length > 0) type = f.relationKind === 'complement' && f.sharedCategories.length === 0 ? 'Adjacent' : 'Indirect';
+    else if (f.relation > 0.3 || f.reverse > 0.3 || f.sharedCategories.length > 0) type = 'Indirect';
     else type = 'Adjacent';
     if (type !== 'Adjacent' && e.founded >= EMERGING_SINCE && matchScore >= 40 && ['1-10', '11-50', '51-200', '201-500'].includes(e.size)) type = 'Emerging';
     return type;

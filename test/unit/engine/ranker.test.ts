@@ -44,9 +44,10 @@ describe('knowledge-base engine', () => {
     expect(domains).not.toContain('capterra.com');
   });
 
-  it('returns only companies that share a category or a relation with the target', async () => {
+  it('returns only companies that share a category or a rivalry with the target, never a mere partner', async () => {
     const { competitors } = await research('hubspot.com');
     for (const c of competitors) expect(c.evidence.sharedCategories.length > 0 || c.evidence.relation !== null).toBe(true);
+    expect(competitors.map((c) => c.domain)).not.toContain('zoom.com'); // a complement of HubSpot, in no shared category
   });
 
   it('labels a young, small, strongly matching company Emerging', async () => {
