@@ -1,4 +1,5 @@
 // composition root: the one middy chain of every HTTP function (normalise headers, parse JSON, validate, map errors).
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
@@ -6,6 +7,7 @@ import { ApiError, invalidRequest, type Principal } from '@rivals/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { errorBody, toApiError } from './errors.js';
+import { logger } from './observability.js';
 
 export interface HttpRequest<Body> {
   body: Body;
@@ -72,7 +74,10 @@ function validate<Schema extends z.ZodType>(schema: Schema, body: unknown): z.ou
 }
 
 export function httpRoute<Schema extends z.ZodType | undefined = undefined>(options: RouteOptions<Schema>) {
-  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().use(httpHeaderNormalizer());
+  // Log lines carry the Lambda context and API Gateway's request id, so one request can be followed end to end.
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(injectLambdaContext(logger, { correlationIdPath: 'requestContext.requestId', resetKeys: true }))
+    .use(httpHeaderNormalizer());
   if (options.body) chain.use(httpJsonBodyParser());
   chain.use({
     onError: async (request) => {

@@ -17,6 +17,7 @@ export class DynamoProfileCache implements ProfileCache {
   }
 
   async put(profile: HomepageProfile): Promise<void> {
+    // Unconditional on purpose: a cache entry carries no money or state, and the newest read of a homepage wins.
     await this.table.client.send(
       new PutCommand({
         TableName: this.table.tableName,
