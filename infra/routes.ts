@@ -18,6 +18,7 @@ export interface RouteSpec {
 
 export const ROUTES: RouteSpec[] = [
   { id: 'Health', method: 'GET', path: '/api/health', entry: 'functions/http/health.ts', auth: false },
+  { id: 'OpenApi', method: 'GET', path: '/api/openapi.json', entry: 'functions/http/openapi.ts', auth: false },
   {
     id: 'Search',
     method: 'POST',

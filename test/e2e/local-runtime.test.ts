@@ -27,6 +27,12 @@ describe('local runtime over HTTP', () => {
     expect(res.headers.get('x-request-id')).toBeTruthy();
   });
 
+  it('serves its OpenAPI document without a key', async () => {
+    const res = await api('/api/openapi.json', { key: null });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ openapi: '3.1.0', paths: { '/api/v1/search': { post: { operationId: 'search' } } } });
+  });
+
   it('searches https://www.stripe.com/x as stripe.com and charges exactly one credit', async () => {
     const before = await balance();
     const res = await api('/api/v1/search', { method: 'POST', body: JSON.stringify({ domain: 'https://www.stripe.com/x' }) });

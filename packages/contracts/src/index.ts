@@ -1,2 +1,3 @@
 export * from './errors.js';
 export * from './search.js';
+export * from './openapi.js';

@@ -1,0 +1,32 @@
+// The OpenAPI document describes exactly the routes the service serves, with the schemas it validates with.
+import { describe, expect, it } from 'vitest';
+import { openApiDocument } from '../../../packages/contracts/src/index.js';
+import { ROUTES } from '../../../infra/routes.js';
+
+const document = openApiDocument('test');
+const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+
+describe('OpenAPI document', () => {
+  it('documents every route the service serves, and no other', () => {
+    expect(documented.sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it('marks exactly the keyless routes as needing no key', () => {
+    const keyless = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).filter(([, op]) => 'security' in op && Array.isArray(op.security) && op.security.length === 0).map(([m]) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(keyless.sort()).toEqual(ROUTES.filter((r) => !r.auth).map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it('describes the search request from the same schema the handler validates with', () => {
+    expect(document.components.schemas.SearchRequest).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: ['domain'],
+      properties: { limit: { type: 'integer', minimum: 1, maximum: 100, default: 100 } },
+    });
+    expect(document.components.schemas.SearchResult).toMatchObject({
+      required: expect.arrayContaining(['domain', 'totalCompetitors', 'likelyCompetitors', 'elapsedSeconds', 'creditsRemaining', 'competitors']),
+    });
+  });
+});
