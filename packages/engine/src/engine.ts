@@ -26,9 +26,6 @@ export interface EngineOptions {
   providerDeadlineMs?: number;
 }
 
-/** Weight of a category the target is in only through one of its products or subsidiaries. */
-const CHILD_CATEGORY_WEIGHT = 0.5;
-
 /** How many proposals unknown to the knowledge base are verified by reading their homepage, per search. */
 const MAX_UNKNOWN_PROPOSALS = 10;
 
@@ -161,8 +158,11 @@ export class KnowledgeBaseEngine implements ResearchEngine {
   private profileOf(i: number, domain: string): TargetProfile {
     const e = this.model.entity(i);
     const categories = new Map<number, number>();
-    // A parent is also in the categories of its products and subsidiaries, at a lower weight.
-    for (const child of this.model.children[i]!) for (const c of this.model.entity(child).categories) categories.set(c, CHILD_CATEGORY_WEIGHT);
+    // A parent is also in the categories of its product lines and subsidiaries, as much as each speaks for it.
+    for (const child of this.model.children[i]!) {
+      const share = this.model.childShare(i, child);
+      for (const c of this.model.entity(child).categories) categories.set(c, Math.max(categories.get(c) ?? 0, share));
+    }
     e.categories.forEach((c, n) => categories.set(c, n === 0 ? 1 : 0.8));
     return {
       source: 'knowledge-base',

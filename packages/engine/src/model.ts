@@ -3,6 +3,16 @@
 import { RELATION_KINDS, type KbEntity, type KbIndex, type RelationKind } from '@rivals/kb';
 import { TextIndex, type SparseVector } from './text.js';
 
+/**
+ * A parent competes where its product lines compete (Microsoft through Teams), at this share of their weight. An
+ * acquired subsidiary speaks for its parent less, and a much smaller one (two size bands or more) less again: a
+ * small acquisition's rivals are not the parent's.
+ */
+const PRODUCT_SHARE = 0.6;
+const SUBSIDIARY_SHARE = 0.45;
+const SMALL_SUBSIDIARY_FACTOR = 0.5;
+const SIZE_ORDER = ['1-10', '11-50', '51-200', '201-500', '501-1000', '1001-5000', '5001-10000', '10001+'];
+
 /** Prior per doubling of the entries that name a company as a rival; small beside any real signal. */
 const PROMINENCE_WEIGHT = 0.08;
 
@@ -61,6 +71,14 @@ export class KnowledgeModel {
     });
   }
 
+
+  /** How much a product line or subsidiary speaks for its parent: its relations and its categories count this much. */
+  childShare(parent: number, child: number): number {
+    const c = this.entity(child);
+    if (c.product) return PRODUCT_SHARE;
+    const gap = SIZE_ORDER.indexOf(this.entity(parent).size) - SIZE_ORDER.indexOf(c.size);
+    return SUBSIDIARY_SHARE * (gap >= 2 ? SMALL_SUBSIDIARY_FACTOR : 1);
+  }
 
   entity(i: number): KbEntity {
     return this.index.entities[i]!;

@@ -16,8 +16,6 @@ const RIVALRY_KINDS = new Set(['competes', 'alternative', 'substitute']);
  */
 const NOISE_CATEGORIES = new Set(['review-platforms', 'social-networks', 'news-publishers', 'web-search']);
 
-/** A parent competes where its products and subsidiaries compete, at this share of their weight. */
-const CHILD_SHARE = 0.6;
 
 const SIZE_PRIOR: Record<string, number> = {
   '1-10': 0, '11-50': 0.01, '51-200': 0.03, '201-500': 0.05, '501-1000': 0.07, '1001-5000': 0.09, '5001-10000': 0.11, '10001+': 0.13,
@@ -118,8 +116,8 @@ export class Ranker {
     const t = profile.entity;
 
     if (t !== null) {
-      // The target speaks for itself at full weight and through its products and subsidiaries at CHILD_SHARE.
-      const speakers: [number, number][] = [[t, 1], ...kb.children[t]!.map((c): [number, number] => [c, CHILD_SHARE])];
+      // The target speaks for itself at full weight, and through its product lines and subsidiaries at a share.
+      const speakers: [number, number][] = [[t, 1], ...kb.children[t]!.map((c): [number, number] => [c, kb.childShare(t, c)])];
       for (const [speaker, share] of speakers) {
         for (const edge of kb.outgoing[speaker]!) {
           const w = KIND_WEIGHT[edge.kind] * edge.strength * share;
