@@ -7,7 +7,7 @@ import { ApiError, invalidRequest, type Principal } from '@rivals/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { errorBody, toApiError } from './errors.js';
-import { logger } from './observability.js';
+import { CORRELATION_ID_PATH, logger } from './observability.js';
 
 export interface HttpRequest<Body> {
   body: Body;
@@ -76,7 +76,7 @@ function validate<Schema extends z.ZodType>(schema: Schema, body: unknown): z.ou
 export function httpRoute<Schema extends z.ZodType | undefined = undefined>(options: RouteOptions<Schema>) {
   // Log lines carry the Lambda context and API Gateway's request id, so one request can be followed end to end.
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
-    .use(injectLambdaContext(logger, { correlationIdPath: 'requestContext.requestId', resetKeys: true }))
+    .use(injectLambdaContext(logger, { correlationIdPath: CORRELATION_ID_PATH, resetKeys: true }))
     .use(httpHeaderNormalizer());
   if (options.body) chain.use(httpJsonBodyParser());
   chain.use({
