@@ -6,8 +6,9 @@ import { engineReturning } from '../fakes.js';
 import { servicesOn } from '../setup/table.js';
 
 let service: LocalService;
+const DEV_KEY = `sk-live-${'e2e'.repeat(11)}`;
 beforeAll(async () => {
-  service = await startLocal({ port: 0, devCredits: 20, keyFile: null });
+  service = await startLocal({ port: 0, devCredits: 20, devApiKey: DEV_KEY, keyFile: null });
 }, 120_000);
 afterAll(() => service?.stop());
 
@@ -20,6 +21,10 @@ const api = async (path: string, init: { method?: string; key?: string | null; b
 const balance = async () => (await api('/api/v1/balance')).body.creditsRemaining as number;
 
 describe('local runtime over HTTP', () => {
+  it('uses the DEV_API_KEY it was given for the development account', () => {
+    expect(service.apiKey).toBe(DEV_KEY);
+  });
+
   it('serves health without a key', async () => {
     const res = await api('/api/health', { key: null });
     expect(res.status).toBe(200);
