@@ -124,8 +124,21 @@ class CrawlingHomepageReader implements ClosableHomepageReader {
     return this.client.close();
   }
 
-  /** https first; plain http only when https failed at the network level (refused, reset, TLS, connect timeout). */
+  /**
+   * The bare host first; `www.` when the bare name cannot be reached at all (it does not resolve, refuses, or fails
+   * TLS on both schemes): some companies serve their site only there.
+   */
   private async fetchHomepage(host: string, deadline: AbortSignal) {
+    try {
+      return await this.fetchOrigin(host, deadline);
+    } catch (error) {
+      if (host.startsWith('www.') || !(error instanceof Skip && error.reason === 'unreachable') || deadline.aborted) throw error;
+      return await this.fetchOrigin(`www.${host}`, deadline);
+    }
+  }
+
+  /** https first; plain http only when https failed at the network level (refused, reset, TLS, connect timeout). */
+  private async fetchOrigin(host: string, deadline: AbortSignal) {
     const robots = new RobotsGate(this.client, { token: ROBOTS_TOKEN, timeoutMs: this.robotsMs, signal: deadline });
     try {
       return await this.fetchPage(new URL(`https://${host}${portSuffix(this.options.ports?.https, 443)}/`), robots, deadline);

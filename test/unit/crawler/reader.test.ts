@@ -79,6 +79,22 @@ describe('homepage reader', () => {
     expect(plain.requests).toEqual([]);
   });
 
+  it('tries www. when the bare name does not resolve, and not otherwise', async () => {
+    // Prepare: only www.acme.test resolves
+    const web = await site(routes({ '/': html(ACME_HOME) }));
+    const { reader } = await localReader(web.port, { lookup: fakeDns({ 'www.acme.test': '127.0.0.1' }) });
+
+    // Act
+    const profile = await reader.read('acme.test', never());
+
+    // Assess
+    expect(profile?.url).toBe(`http://www.acme.test:${web.port}/`);
+    expect(profile?.domain).toBe('acme.test');
+    const nothing = await localReader(web.port, { lookup: fakeDns({}) });
+    expect(await nothing.reader.read('acme.test', never())).toBeNull();
+    expect(nothing.skips.map((s) => s.reason)).toEqual(['unreachable']);
+  });
+
   it('falls back to http when nothing listens on https', async () => {
     // Prepare
     const web = await site(routes({ '/': html(ACME_HOME) }));
@@ -293,7 +309,8 @@ describe('homepage reader', () => {
     // Assess
     expect(profile).toBeNull();
     expect(skips[0]?.reason).toBe('unreachable');
-    expect(web.paths()).toEqual(['/robots.txt']);
+    // Each origin (the bare name, then www.) is given up after its robots.txt; the page is never fetched.
+    expect(web.paths()).toEqual(['/robots.txt', '/robots.txt']);
     expect(Date.now() - started).toBeLessThan(1_500);
   });
 
