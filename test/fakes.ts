@@ -1,5 +1,5 @@
 // test doubles of the ports: an engine that answers what it is told.
-import type { ResearchedCompetitor, ResearchEngine, ResearchOutcome } from '../packages/core/src/index.js';
+import type { ResearchedCompetitor, ResearchEngine, ResearchOutcome } from '@rivals/core';
 
 export const competitor = (n: number, overrides: Partial<ResearchedCompetitor> = {}): ResearchedCompetitor => ({
   company: `Rival ${n}`,

@@ -1,6 +1,6 @@
 // End to end: `startLocal` brings up DynamoDB Local, s3rver, local-aws-sqs and the HTTP front; calls go over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoredSearch } from '../../packages/contracts/src/index.js';
+import { StoredSearch } from '@rivals/contracts';
 import { startLocal, type LocalService } from '../../packages/local/src/runtime.js';
 import { engineReturning } from '../fakes.js';
 import { servicesOn } from '../setup/table.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GATEWAY_MESSAGES } from '../../packages/contracts/src/index.js';
+import { GATEWAY_MESSAGES } from '@rivals/contracts';
 import { buildStage } from '../../infra/stage.js';
 import { ROUTES } from '../../infra/routes.js';
 

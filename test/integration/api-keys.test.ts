@@ -1,7 +1,7 @@
 // API keys on DynamoDB Local: only the hash is stored, lookup by hash through GSI1, revocation is immediate.
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../../packages/core/src/index.js';
+import { hashApiKey } from '@rivals/core';
 import { engineReturning } from '../fakes.js';
 import { freshTable, servicesOn, type TestTable } from '../setup/table.js';
 

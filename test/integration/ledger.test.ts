@@ -1,7 +1,7 @@
 // Credits ledger on DynamoDB Local: charge, refund exactly once, concurrency never overdraws.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../packages/core/src/index.js';
+import { ApiError } from '@rivals/core';
 import { engineReturning, ScriptedEngine } from '../fakes.js';
 import { freshTable, servicesOn, type TestTable } from '../setup/table.js';
 

@@ -1,7 +1,7 @@
 // Homepage profile cache on DynamoDB Local: a profile is kept with a TTL, and an expired one is a miss.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { HomepageProfile } from '../../packages/core/src/index.js';
-import { DynamoProfileCache } from '../../packages/db/src/index.js';
+import type { HomepageProfile } from '@rivals/core';
+import { DynamoProfileCache } from '@rivals/db';
 import { freshTable, type TestTable } from '../setup/table.js';
 
 let table: TestTable;

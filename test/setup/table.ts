@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { AccountService, ApiKeyService, SearchQueries, SearchService, systemClock, ulidIds, type ResearchEngine } from '../../packages/core/src/index.js';
-import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoSearchStore, type TableRef } from '../../packages/db/src/index.js';
+import { AccountService, ApiKeyService, SearchQueries, SearchService, systemClock, ulidIds, type ResearchEngine } from '@rivals/core';
+import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoSearchStore, type TableRef } from '@rivals/db';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/local/src/engines.js';
 import { provision } from '../../packages/local/src/provision.js';
 

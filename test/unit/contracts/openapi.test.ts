@@ -1,6 +1,6 @@
 // The OpenAPI document describes exactly the routes the service serves, with the schemas it validates with.
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../../packages/contracts/src/index.js';
+import { openApiDocument } from '@rivals/contracts';
 import { ROUTES } from '../../../infra/routes.js';
 
 const document = openApiDocument('test');

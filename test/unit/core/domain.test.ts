@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeDomain } from '../../../packages/core/src/index.js';
+import { normalizeDomain } from '@rivals/core';
 
 describe('normalizeDomain', () => {
   it.each([

@@ -1,6 +1,6 @@
 // SearchService against an in-memory ledger: the order of reserve, research, settle and refund.
 import { describe, expect, it } from 'vitest';
-import { ApiError, SearchService, ulidIds, type CreditsLedger, type SearchRecord, type SettledSearch } from '../../../packages/core/src/index.js';
+import { ApiError, SearchService, ulidIds, type CreditsLedger, type SearchRecord, type SettledSearch } from '@rivals/core';
 import { engineReturning, ScriptedEngine } from '../../fakes.js';
 
 class MemoryLedger implements CreditsLedger {

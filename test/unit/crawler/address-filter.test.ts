@@ -1,7 +1,7 @@
 // Which addresses a direct connection may reach: public unicast only, IPv4 and IPv6, embedded IPv4 checked as IPv4.
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
-import { isBlockedAddress } from '../../../packages/crawler/src/index.js';
+import { isBlockedAddress } from '@rivals/crawler';
 import { BlockedAddressError, guardedLookup } from '../../../packages/crawler/src/connector.js';
 
 describe('address filter', () => {

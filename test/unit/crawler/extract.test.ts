@@ -1,6 +1,6 @@
 // What the crawler reads from a homepage's HTML: title, descriptions, headings, JSON-LD organisation, keywords, charset.
 import { describe, expect, it } from 'vitest';
-import { extractFacts } from '../../../packages/crawler/src/index.js';
+import { extractFacts } from '@rivals/crawler';
 
 const page = (head: string, body = '') => Buffer.from(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`);
 

@@ -1,7 +1,7 @@
 // Corporate egress proxies: with HTTP_PROXY/HTTPS_PROXY set the reader goes through the proxy (absolute-URI GET for
 // http, CONNECT for https) and leaves address checks to it; NO_PROXY hosts are reached directly and still filtered.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHomepageReader, type HomepageReaderOptions, type HomepageSkip } from '../../../packages/crawler/src/index.js';
+import { createHomepageReader, type HomepageReaderOptions, type HomepageSkip } from '@rivals/crawler';
 import { closedPort, fakeDns, forwardProxy, html, httpsSite, httpSite, redirect, routes, selfSignedCertificate, type Credentials, type LocalProxy, type LocalSite } from './local-web.js';
 
 const HOME = '<title>Acme</title><meta name="description" content="CRM for small teams"><h1>Close more deals</h1>';

@@ -1,7 +1,7 @@
 // The homepage reader against real local sites on 127.0.0.1: schemes, redirects, limits, content types and robots.txt.
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createHomepageReader, type ClosableHomepageReader, type HomepageReaderOptions, type HomepageSkip } from '../../../packages/crawler/src/index.js';
+import { createHomepageReader, type ClosableHomepageReader, type HomepageReaderOptions, type HomepageSkip } from '@rivals/crawler';
 import { closedPort, fakeDns, hang, html, httpsSite, redirect, routes, selfSignedCertificate, text, useSites, type Credentials, type Handler } from './local-web.js';
 
 const ACME_HOME = `<!doctype html><html><head>

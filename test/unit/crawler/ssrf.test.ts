@@ -1,7 +1,7 @@
 // The reader never connects to a non-public address, whether a name resolves there, a redirect points there, or the
 // domain is an IP literal. Refusals happen before any socket is opened: no packet leaves for the metadata addresses.
 import { describe, expect, it } from 'vitest';
-import { createHomepageReader, type HomepageReaderOptions, type HomepageSkip } from '../../../packages/crawler/src/index.js';
+import { createHomepageReader, type HomepageReaderOptions, type HomepageSkip } from '@rivals/crawler';
 import { closedPort, fakeDns, html, redirect, routes, useSites } from './local-web.js';
 
 const never = () => new AbortController().signal;

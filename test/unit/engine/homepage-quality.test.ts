@@ -1,10 +1,10 @@
 // Homepage-only targets on the real knowledge base: the engine places a company it has never heard of by what its
 // homepage says and names that market's leaders. The pages are of fictional companies, written for this test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHomepageReader } from '../../../packages/crawler/src/index.js';
-import type { HomepageProfile } from '../../../packages/core/src/index.js';
-import { KnowledgeBaseEngine } from '../../../packages/engine/src/index.js';
-import { loadKnowledgeBase } from '../../../packages/kb/src/index.js';
+import { createHomepageReader } from '@rivals/crawler';
+import type { HomepageProfile } from '@rivals/core';
+import { KnowledgeBaseEngine } from '@rivals/engine';
+import { loadKnowledgeBase } from '@rivals/kb';
 import { closedPort, fakeDns, html, httpSite, routes, type LocalSite } from '../crawler/local-web.js';
 
 const page = (domain: string, title: string, description: string, headings: string[]): HomepageProfile => ({

@@ -1,7 +1,7 @@
 // The engine with optional candidate providers: proposals are verified before they are used.
 import { describe, expect, it } from 'vitest';
-import { KnowledgeBaseEngine, type CandidateSource } from '../../../packages/engine/src/index.js';
-import type { HomepageProfile } from '../../../packages/core/src/index.js';
+import { KnowledgeBaseEngine, type CandidateSource } from '@rivals/engine';
+import type { HomepageProfile } from '@rivals/core';
 import { fixtureIndex } from '../../kb-fixture.js';
 
 const provider = (name: string, answer: CandidateSource['propose']): CandidateSource => ({ name, propose: answer });

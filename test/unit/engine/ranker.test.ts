@@ -1,6 +1,6 @@
 // The engine on the fixture knowledge base: hygiene rules, product lines, types and determinism.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KnowledgeBaseEngine } from '../../../packages/engine/src/index.js';
+import { KnowledgeBaseEngine } from '@rivals/engine';
 import { fixtureIndex } from '../../kb-fixture.js';
 
 let engine: KnowledgeBaseEngine;

@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../../../packages/core/src/index.js';
+import { hashApiKey } from '@rivals/core';
 import baseEvent from '../../fixtures/authorizer-event.json' with { type: 'json' };
 
 const ddb = mockClient(DynamoDBDocumentClient);

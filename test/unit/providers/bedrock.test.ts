@@ -1,7 +1,7 @@
 // BedrockConverseProvider against a local fake Converse endpoint (h2c): the signed request and the reading of answers.
 // The fake speaks HTTP/2 because this client's default SDK handler speaks nothing else.
 import { describe, expect, it } from 'vitest';
-import { BedrockConverseProvider, ProviderError } from '../../../packages/providers/src/index.js';
+import { BedrockConverseProvider, ProviderError } from '@rivals/providers';
 import { itHonoursCancellation } from './contract.js';
 import { noAbort, target, useFakeServer } from './fake-server.js';
 

@@ -1,6 +1,6 @@
 // BraveSearchProvider against a local fake search API: the queries it sends and how it tallies domains from results.
 import { describe, expect, it } from 'vitest';
-import { BraveSearchProvider, ProviderError } from '../../../packages/providers/src/index.js';
+import { BraveSearchProvider, ProviderError } from '@rivals/providers';
 import { itHonoursCancellation } from './contract.js';
 import { noAbort, target, useFakeServer, type Recorded } from './fake-server.js';
 

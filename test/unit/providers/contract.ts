@@ -1,6 +1,6 @@
 // test helper: the cancellation contract every candidate provider keeps, as `it` cases to register inside a describe.
 import { expect, it } from 'vitest';
-import { ProviderError, type CandidateProvider, type ProviderTarget } from '../../../packages/providers/src/index.js';
+import { ProviderError, type CandidateProvider, type ProviderTarget } from '@rivals/providers';
 import { noAbort, type FakeServer } from './fake-server.js';
 
 export interface CancellationContract {

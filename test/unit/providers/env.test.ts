@@ -1,6 +1,6 @@
 // providersFromEnv: off unless RIVALS_PROVIDERS lists providers; each listed one configured from its variables.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BedrockConverseProvider, BraveSearchProvider, OpenAiCompatibleProvider, providersFromEnv } from '../../../packages/providers/src/index.js';
+import { BedrockConverseProvider, BraveSearchProvider, OpenAiCompatibleProvider, providersFromEnv } from '@rivals/providers';
 
 const keys = { OPENAI_API_KEY: 'sk-1', BEDROCK_MODEL_ID: 'amazon.nova-lite-v1:0', BEDROCK_REGION: 'us-east-1', BRAVE_SEARCH_API_KEY: 'b-1' };
 

@@ -1,6 +1,6 @@
 // OpenAiCompatibleProvider against a local fake chat-completions server: the request it sends and how it reads answers.
 import { describe, expect, it } from 'vitest';
-import { OpenAiCompatibleProvider, ProviderError } from '../../../packages/providers/src/index.js';
+import { OpenAiCompatibleProvider, ProviderError } from '@rivals/providers';
 import { itHonoursCancellation } from './contract.js';
 import { noAbort, startFakeServer, target, useFakeServer } from './fake-server.js';
 

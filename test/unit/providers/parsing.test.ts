@@ -1,6 +1,6 @@
 // The pure parts: the prompt, the lenient answer reader and the merging of several providers' lists.
 import { describe, expect, it } from 'vitest';
-import { buildPrompt, candidateDomain, mergeProposals, parseProposals } from '../../../packages/providers/src/index.js';
+import { buildPrompt, candidateDomain, mergeProposals, parseProposals } from '@rivals/providers';
 import { target } from './fake-server.js';
 
 describe('buildPrompt', () => {
