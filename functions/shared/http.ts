@@ -78,6 +78,8 @@ export function httpRoute<Schema extends z.ZodType | undefined = undefined>(opti
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(injectLambdaContext(logger, { correlationIdPath: CORRELATION_ID_PATH, resetKeys: true }))
     .use(httpHeaderNormalizer());
+  // 401 comes before any 400 (API.md's order of errors), so the principal is checked before the body is parsed.
+  if (options.auth) chain.use({ before: async (request) => void principalOf(request.event) });
   if (options.body) chain.use(httpJsonBodyParser());
   chain.use({
     onError: async (request) => {

@@ -88,6 +88,11 @@ describe('search handler', () => {
     expect(ddb).not.toHaveReceivedCommand(TransactWriteCommand);
   });
 
+  it('answers 401 before 400 when both apply', async () => {
+    const res = await call({ body: '{bad', requestContext: { ...baseEvent.requestContext, authorizer: null } as never });
+    expect(res.statusCode).toBe(401);
+  });
+
   it('names the offending field of a schema violation', async () => {
     const res = await call({ body: '{"domain":"stripe.com","limit":101}' });
     expect(res.json.error.details).toEqual([{ field: 'limit', problem: expect.stringContaining('100') }]);
