@@ -147,7 +147,14 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       return null;
     }
     const i = this.model.byHost.get(host) ?? this.model.resolve(registrableDomain(host));
-    return i === undefined ? null : this.profileOf(i, domain);
+    if (i === undefined) return null;
+    // The page must be the company's own (its name in the title or organisation), and must not present the searched
+    // domain itself, as a parked domain's page on a domain marketplace does ("example.com is for sale").
+    const flat = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+    const pageText = flat(`${page.title} ${page.organizationName ?? ''}`);
+    const e = this.model.entity(i);
+    const named = [e.name, ...e.aliases].some((n) => flat(n).length >= 2 && pageText.includes(flat(n)));
+    return named && !pageText.includes(flat(domain)) ? this.profileOf(i, domain) : null;
   }
 
   knownProfile(domain: string): TargetProfile | null {

@@ -85,6 +85,17 @@ describe('knowledge-base engine', () => {
     expect(competitors.map((c) => c.domain)).toEqual(['google.com', 'microsoft.com']);
   });
 
+  it('does not take a parked domain for the marketplace it redirects to', async () => {
+    const parked = new KnowledgeBaseEngine({
+      index: fixtureIndex(),
+      homepage: {
+        read: async (domain) => ({ domain, url: 'https://zoom.com/parked', title: 'Zoom-Meetings.com is for sale', description: '', headings: [], organizationName: 'Zoom', keywords: [], fetchedAt: '2026-01-01T00:00:00Z' }),
+      },
+    });
+    const { targetSource } = await parked.research({ domain: 'zoom-meetings.com', limit: 10, signal: new AbortController().signal });
+    expect(targetSource).not.toBe('knowledge-base');
+  });
+
   it('places a homepage it has read into categories and ranks their members', async () => {
     const reader = {
       read: async (domain: string) => ({
