@@ -128,6 +128,14 @@ export function compile(files: { name: string; text: string }[]): BuildResult {
     }
   }
 
+  // A product line is reported under its company's domain (Xbox -> microsoft.com), named by the product: the API's
+  // `domain` is the company's website. Subsidiaries that are companies of their own keep their own domains.
+  entities.forEach((e) => {
+    let owner = e;
+    for (let hops = 0; owner.product && owner.parent >= 0 && hops < 10; hops++) owner = entities[owner.parent]!;
+    if (owner !== e) e.domain = owner.domain;
+  });
+
   entities.forEach((e, i) => {
     const seen = new Set([i]);
     for (let p = e.parent; p >= 0; p = entities[p]!.parent) {

@@ -74,7 +74,7 @@ export interface KbEntity {
   name: string;
   /** The key host (a product line's own host, such as teams.microsoft.com). */
   host: string;
-  /** Registrable domain reported to users. */
+  /** Registrable domain reported to users: the company's (a product line reports its parent company's). */
   domain: string;
   otherDomains: string[];
   aliases: string[];

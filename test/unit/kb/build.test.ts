@@ -40,6 +40,16 @@ describe('knowledge-base build', () => {
     expect(index.relations).toEqual(expect.arrayContaining([[child, 0, 4, 1], [0, child, 5, 1], [child, 1, 0, 0.8]]));
   });
 
+  it('reports a product line under its company\'s domain, and a subsidiary under its own', () => {
+    const { index, problems } = compile([
+      sector(eight + company('console.com', '    parent: c0.com\n    product: true\n') + company('acquired.com', '    parent: c0.com\n')),
+    ]);
+    expect(problems).toEqual([]);
+    const byHost = (host: string) => index.entities.find((e) => e.host === host)!;
+    expect(byHost('console.com').domain).toBe('c0.com');
+    expect(byHost('acquired.com').domain).toBe('acquired.com');
+  });
+
   it.each([
     ['a duplicate domain', eight + company('c1.com'), /c1.com belongs to two entries/],
     ['an unknown category', eight + company('x.com').replace('[things]', '[nothing]'), /unknown category nothing/],
