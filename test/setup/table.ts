@@ -2,10 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { AccountService, ApiKeyService, SearchQueries, SearchService, systemClock, ulidIds, type ResearchEngine } from '@rivals/core';
-import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoSearchStore, type TableRef } from '@rivals/db';
+import { SearchQueries, SearchService, systemClock, type ResearchEngine } from '@rivals/core';
+import { createDocumentClient, DynamoSearchStore, type TableRef } from '@rivals/db';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/local/src/engines.js';
 import { provision } from '../../packages/local/src/provision.js';
+import { tableServices } from '../../packages/local/src/services.js';
 
 export interface TestTable extends TableRef {
   dynamo: DynamoDBClient;
@@ -22,18 +23,12 @@ export async function freshTable(): Promise<TestTable> {
 
 /** The services wired on a real table, as the Lambda container wires them. */
 export function servicesOn(table: TableRef, engine: ResearchEngine, deadlineMs = 5_000) {
-  const ids = ulidIds();
-  const ledger = new DynamoCreditsLedger(table, ids);
-  const accountStore = new DynamoAccountStore(table, ledger);
-  const keyStore = new DynamoApiKeyStore(table);
+  const base = tableServices(table);
   const searches = new DynamoSearchStore(table);
   return {
-    ledger,
-    keyStore,
+    ...base,
     searches,
-    accounts: new AccountService({ accounts: accountStore, ledger, clock: systemClock, ids }),
-    apiKeys: new ApiKeyService({ keys: keyStore, clock: systemClock, ids }),
-    search: new SearchService({ ledger, engine, clock: systemClock, ids, deadlineMs }),
+    search: new SearchService({ ledger: base.ledger, engine, clock: systemClock, ids: base.ids, deadlineMs }),
     queries: new SearchQueries(searches),
   };
 }

@@ -11,10 +11,10 @@ export function knowledgeBasePath(): string {
   return process.env.KB_INDEX_PATH ?? fileURLToPath(new URL('../dist/kb-index.json', import.meta.url));
 }
 
-let cached: KbIndex | undefined;
+const loaded = new Map<string, KbIndex>();
+/** The compiled index at `path`, read and parsed once per process. */
 export function loadKnowledgeBase(path = knowledgeBasePath()): KbIndex {
-  if (cached && path === knowledgeBasePath()) return cached;
-  const index = JSON.parse(readFileSync(path, 'utf8')) as KbIndex;
-  if (path === knowledgeBasePath()) cached = index;
+  let index = loaded.get(path);
+  if (!index) loaded.set(path, (index = JSON.parse(readFileSync(path, 'utf8')) as KbIndex));
   return index;
 }

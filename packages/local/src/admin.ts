@@ -4,10 +4,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { Command, InvalidArgumentError } from 'commander';
-import { AccountService, ApiKeyService, DEFAULT_FREE_CREDITS, systemClock, ulidIds } from '@rivals/core';
-import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger } from '@rivals/db';
+import { DEFAULT_FREE_CREDITS } from '@rivals/core';
+import { createDocumentClient } from '@rivals/db';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './engines.js';
 import { PROJECT_ROOT } from './runtime.js';
+import { tableServices } from './services.js';
 
 const wholeNumber = (value: string) => {
   const n = Number(value);
@@ -29,14 +30,8 @@ function connect(tableOption?: string) {
 
 function servicesFor(tableOption?: string) {
   const { client, tableName } = connect(tableOption);
-  const table = { client: createDocumentClient(client), tableName };
-  const ids = ulidIds();
-  const ledger = new DynamoCreditsLedger(table, ids);
-  return {
-    accounts: new AccountService({ accounts: new DynamoAccountStore(table, ledger), ledger, clock: systemClock, ids }),
-    keys: new ApiKeyService({ keys: new DynamoApiKeyStore(table), clock: systemClock, ids }),
-    close: () => client.destroy(),
-  };
+  const { accounts, apiKeys } = tableServices({ client: createDocumentClient(client), tableName });
+  return { accounts, keys: apiKeys, close: () => client.destroy() };
 }
 
 const program = new Command('admin').description('Operator commands for Rivals accounts, credits and keys.').option('--table <name>', 'DynamoDB table (default: TABLE_NAME, else the running local service)');

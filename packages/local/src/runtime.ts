@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { AccountService, ApiKeyService, systemClock, ulidIds } from '@rivals/core';
-import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, type TableRef } from '@rivals/db';
+import { createDocumentClient, type TableRef } from '@rivals/db';
 import { LOCAL_CREDENTIALS, LOCAL_HOST, LOCAL_REGION, startDynamoDbLocal, startS3, startSqs, type RunningEngine } from './engines.js';
 import { createFront } from './front.js';
 import { provision, type ProvisionedResources } from './provision.js';
+import { tableServices } from './services.js';
 
 export const PROJECT_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const DEV_ACCOUNT_ID = 'acct_dev';
@@ -101,11 +101,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
 
 /** The development account: created once with its credits; a key issued on every start (or the DEV_API_KEY given). */
 async function ensureDevAccount(table: TableRef, credits: number, presetKey?: string): Promise<{ accountId: string; apiKey: string }> {
-  const ids = ulidIds();
-  const ledger = new DynamoCreditsLedger(table, ids);
-  const accounts = new AccountService({ accounts: new DynamoAccountStore(table, ledger), ledger, clock: systemClock, ids });
-  const keyStore = new DynamoApiKeyStore(table);
-  const keys = new ApiKeyService({ keys: keyStore, clock: systemClock, ids });
+  const { accounts, apiKeys: keys } = tableServices(table);
   if (!(await accounts.get(DEV_ACCOUNT_ID))) await accounts.open('Development', credits, DEV_ACCOUNT_ID);
   if (presetKey) {
     const existing = await keys.authenticate(presetKey);

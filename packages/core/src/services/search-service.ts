@@ -23,7 +23,8 @@ export interface SearchAnswer {
   result: SearchResult;
 }
 
-const seconds = (from: Date, to: Date) => Math.round((to.getTime() - from.getTime()) / 1000 * 1000) / 1000;
+/** Elapsed seconds, to the millisecond. */
+const seconds = (from: Date, to: Date) => Math.round(to.getTime() - from.getTime()) / 1000;
 
 export class SearchService {
   constructor(private readonly deps: SearchServiceDeps) {}
