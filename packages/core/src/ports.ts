@@ -1,5 +1,5 @@
 // core: the ports the services need. Adapters (db, engine, crawler) implement them; services never import adapters.
-import type { CompetitorType, Evidence, StoredCompetitor } from '@rivals/contracts';
+import type { CompetitorType, Evidence, SearchFilters, StoredCompetitor } from '@rivals/contracts';
 
 export interface Clock {
   now(): Date;
@@ -22,6 +22,8 @@ export interface SearchRecord {
   status: SearchStatus;
   source: SearchSource;
   jobId?: string;
+  /** The filters asked for (exclude normalised), when any. */
+  filters?: SearchFilters;
   createdAt: string;
   /** While running: a search not finished by this time is presumed dead (its process crashed) and the sweeper refunds it. */
   sweepAfter?: string;
@@ -112,7 +114,10 @@ export interface ApiKeyStore {
 
 export interface ResearchRequest {
   domain: string;
+  /** At most this many competitors, counted after the filters. */
   limit: number;
+  /** Optional filters; `exclude` holds registrable domains. */
+  filters?: SearchFilters;
   signal: AbortSignal;
 }
 

@@ -10,10 +10,15 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
  * which also retries throttling and transaction conflicts) bound one call at about 3 x (1 + 3) s = 12 s at the very
  * worst, which leaves a synchronous search time to refund its credit before API Gateway's 29 s limit.
  */
-export const DYNAMO_TIMEOUTS = { connectionTimeoutMs: 1_000, requestTimeoutMs: 3_000, maxAttempts: 3 } as const;
+export interface DynamoTimeouts {
+  connectionTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxAttempts: number;
+}
+export const DYNAMO_TIMEOUTS: Readonly<DynamoTimeouts> = { connectionTimeoutMs: 1_000, requestTimeoutMs: 3_000, maxAttempts: 3 };
 
 export interface DynamoClientOptions extends Omit<DynamoDBClientConfig, 'requestHandler' | 'maxAttempts'> {
-  timeouts?: Partial<typeof DYNAMO_TIMEOUTS>;
+  timeouts?: Partial<DynamoTimeouts>;
 }
 
 /** The one way this project makes a DynamoDB client: with timeouts and bounded retries. */

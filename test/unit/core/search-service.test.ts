@@ -125,4 +125,27 @@ describe('SearchService', () => {
     expect(error).toMatchObject({ code: 'internal_error', extra: { refunded: true, creditsRemaining: 1 } });
     expect(ledger.events).toEqual(events);
   });
+
+  it('passes the filters to the engine with excluded domains normalised, and records them', async () => {
+    const ledger = new MemoryLedger(1);
+    let asked: unknown;
+    const engine = new ScriptedEngine(() => ({ targetSource: 'knowledge-base', competitors: [] }));
+    const spy = { research: async (request: { filters?: unknown }) => ((asked = request.filters), engineReturning(2).research({ domain: 'x' })) };
+    await service(ledger, spy as typeof engine).search('acct_1', { domain: 'example.com', limit: 10, exclude: ['https://www.Rival.com/x', 'rival.com'], types: ['Direct', 'Direct'], countries: ['de'] });
+    expect(asked).toEqual({ exclude: ['rival.com'], types: ['Direct'], countries: ['DE'] });
+    expect([...ledger.searches.values()][0]!.filters).toEqual(asked);
+  });
+
+  it('refuses an excluded value that is not a domain, naming it, before touching credits', async () => {
+    const ledger = new MemoryLedger(1);
+    const error = await service(ledger).search('acct_1', { domain: 'example.com', limit: 10, exclude: ['rival.com', 'localhost'] }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'invalid_domain', extra: { details: [{ field: 'exclude.1' }] } });
+    expect(ledger.events).toEqual([]);
+  });
+
+  it('records no filters when none are asked for', async () => {
+    const ledger = new MemoryLedger(1);
+    await service(ledger).search('acct_1', { domain: 'example.com', limit: 10, exclude: [] });
+    expect([...ledger.searches.values()][0]!.filters).toBeUndefined();
+  });
 });

@@ -1,5 +1,5 @@
 // core use case: one paid search. Reserve a credit, research, then settle or refund before answering.
-import type { SearchResult } from '@rivals/contracts';
+import type { SearchFilters, SearchResult } from '@rivals/contracts';
 import { ApiError } from '../errors.js';
 import { normalizeDomain } from '../domain.js';
 import type { Clock, CreditsLedger, IdGenerator, ResearchEngine, ResearchOutcome, SearchSource } from '../ports.js';
@@ -34,12 +34,36 @@ export interface SearchAnswer {
   result: SearchResult;
 }
 
+/** The filters asked for, with excluded domains normalised (an invalid one is invalid_domain); undefined for none. */
+export function normalizeFilters({ exclude, types, minMatchScore, countries }: SearchFilters): SearchFilters | undefined {
+  const filters: SearchFilters = {};
+  if (exclude?.length) {
+    filters.exclude = [
+      ...new Set(
+        exclude.map((value, i) => {
+          try {
+            return normalizeDomain(value);
+          } catch (error) {
+            const e = error as ApiError;
+            throw new ApiError(e.code, e.message, { details: [{ field: `exclude.${i}`, problem: 'not a public hostname' }] });
+          }
+        }),
+      ),
+    ];
+  }
+  if (types?.length) filters.types = [...new Set(types)];
+  if (minMatchScore !== undefined) filters.minMatchScore = minMatchScore;
+  if (countries?.length) filters.countries = [...new Set(countries.map((c) => c.toUpperCase()))];
+  return Object.keys(filters).length ? filters : undefined;
+}
+
 export class SearchService {
   constructor(private readonly deps: SearchServiceDeps) {}
 
-  async search(accountId: string, request: { domain: string; limit: number }, origin: SearchOrigin = { source: 'api' }): Promise<SearchAnswer> {
+  async search(accountId: string, request: { domain: string; limit: number } & SearchFilters, origin: SearchOrigin = { source: 'api' }): Promise<SearchAnswer> {
     const { ledger, clock, ids } = this.deps;
     const domain = normalizeDomain(request.domain);
+    const filters = normalizeFilters(request);
     const started = clock.now();
     const searchId = ids.next('srch');
     try {
@@ -50,6 +74,7 @@ export class SearchService {
         limit: request.limit,
         source: origin.source,
         ...(origin.jobId ? { jobId: origin.jobId } : {}),
+        ...(filters ? { filters } : {}),
         createdAt: started.toISOString(),
         sweepAfter: new Date(started.getTime() + this.deps.deadlineMs + SWEEP_MARGIN_MS).toISOString(),
       });
@@ -61,7 +86,7 @@ export class SearchService {
 
     let outcome: ResearchOutcome;
     try {
-      outcome = await this.researchWithinDeadline(domain, request.limit);
+      outcome = await this.researchWithinDeadline(domain, request.limit, filters);
     } catch (error) {
       const failure = error instanceof ApiError ? error : new ApiError('research_failed', 'The research engine failed; the credit was refunded.', {}, { cause: error });
       throw await this.refund(accountId, searchId, started, failure);
@@ -110,7 +135,7 @@ export class SearchService {
     };
   }
 
-  private async researchWithinDeadline(domain: string, limit: number): Promise<ResearchOutcome> {
+  private async researchWithinDeadline(domain: string, limit: number, filters: SearchFilters | undefined): Promise<ResearchOutcome> {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -120,7 +145,7 @@ export class SearchService {
       }, this.deps.deadlineMs);
     });
     try {
-      return await Promise.race([this.deps.engine.research({ domain, limit, signal: controller.signal }), deadline]);
+      return await Promise.race([this.deps.engine.research({ domain, limit, ...(filters ? { filters } : {}), signal: controller.signal }), deadline]);
     } finally {
       clearTimeout(timer);
     }
