@@ -1,6 +1,6 @@
 // SearchService against an in-memory ledger: the order of reserve, research, settle and refund.
 import { describe, expect, it } from 'vitest';
-import { ApiError, SearchService, ulidIds, type CreditsLedger, type SearchRecord, type SettledSearch } from '@rivals/core';
+import { ApiError, SearchService, ulidIds, type CreditsLedger, type ResearchEngine, type SearchRecord, type SettledSearch } from '@rivals/core';
 import { engineReturning, ScriptedEngine } from '../../fakes.js';
 
 class MemoryLedger implements CreditsLedger {
@@ -129,9 +129,8 @@ describe('SearchService', () => {
   it('passes the filters to the engine with excluded domains normalised, and records them', async () => {
     const ledger = new MemoryLedger(1);
     let asked: unknown;
-    const engine = new ScriptedEngine(() => ({ targetSource: 'knowledge-base', competitors: [] }));
-    const spy = { research: async (request: { filters?: unknown }) => ((asked = request.filters), engineReturning(2).research({ domain: 'x' })) };
-    await service(ledger, spy as typeof engine).search('acct_1', { domain: 'example.com', limit: 10, exclude: ['https://www.Rival.com/x', 'rival.com'], types: ['Direct', 'Direct'], countries: ['de'] });
+    const spy: ResearchEngine = { research: async (request) => ((asked = request.filters), engineReturning(2).research({ domain: 'x' })) };
+    await service(ledger, spy).search('acct_1', { domain: 'example.com', limit: 10, exclude: ['https://www.Rival.com/x', 'rival.com'], types: ['Direct', 'Direct'], countries: ['de'] });
     expect(asked).toEqual({ exclude: ['rival.com'], types: ['Direct'], countries: ['DE'] });
     expect([...ledger.searches.values()][0]!.filters).toEqual(asked);
   });
