@@ -51,7 +51,7 @@ class MemoryLedger implements CreditsLedger {
   }
 }
 
-const service = (ledger: CreditsLedger, engine = engineReturning(3), deadlineMs = 1000) =>
+const service = (ledger: CreditsLedger, engine: ResearchEngine = engineReturning(3), deadlineMs = 1000) =>
   new SearchService({ ledger, engine, clock: { now: () => new Date() }, ids: ulidIds(), deadlineMs, refundRetry: { attempts: 3, baseDelayMs: 1, budgetMs: 1_000 } });
 
 describe('SearchService', () => {
