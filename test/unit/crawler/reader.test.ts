@@ -25,6 +25,7 @@ async function localReader(http: number, options: HomepageReaderOptions = {}): P
     env: {},
     lookup: dns,
     allowPrivateAddresses: true,
+    extraPublicSuffixes: ['test'],
     ports: { http, https: await closedPort() },
     onSkip: (skip) => skips.push(skip),
     ...options,
@@ -57,6 +58,7 @@ describe('homepage reader', () => {
       organizationName: 'Acme Inc.',
       keywords: ['crm', 'sales', 'pipeline'],
       fetchedAt: '2026-01-02T03:04:05.000Z',
+      fetchedFrom: { address: '127.0.0.1', proxied: false },
     });
     expect(web.requests.map((r) => r.path)).toEqual(['/robots.txt', '/']);
     expect(web.requests[1]!.userAgent).toBe('Mozilla/5.0 (compatible; RivalsBot/1.0; +https://rivals.dev/bot)');
