@@ -11,21 +11,23 @@ const invalid = (input: string) =>
 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
-/** Cloud metadata services reachable by name (and their subdomains). `metadata.goog` sits under a real public suffix. */
-const METADATA_HOSTS = ['metadata.google.internal', 'metadata.goog', 'instance-data.ec2.internal'];
+/** Names no company site lives under although the public suffix list has them: Tor (`onion`, RFC 7686) and the
+ * infrastructure domain `arpa` (`home.arpa` is home networks, RFC 8375; the rest is reverse DNS and protocol names);
+ * and cloud metadata services reachable by name (`metadata.goog` sits under a real public suffix). Special-use names
+ * outside the list (`localhost`, `.local`, `.test`, `.internal`, `.alt`...) have no public suffix and fail anyway. */
+const NEVER_PUBLIC = ['onion', 'arpa', 'metadata.google.internal', 'metadata.goog', 'instance-data.ec2.internal'];
 
 /**
  * Whether a lower-case host name (no trailing dot) may name a public site: a syntactically valid name under a public
- * suffix (private section included), not an IP literal, not special-use (RFC 6761 and the IANA registry: `localhost`,
- * `.local`, `.test`, `.onion`, `home.arpa`...), not under a suffix outside the list (`.internal`, `.lan`, `cluster.local`,
- * `svc`), not a cloud metadata name. The one notion of a public hostname: the API's domain check and the crawler's
- * check of every URL it requests both use it.
+ * suffix (private section included), not an IP literal, not `localhost`, not under a suffix outside the list
+ * (`.internal`, `.local`, `cluster.local`, `.lan`, `.test`), not Tor, `arpa` or a cloud metadata name. The one notion
+ * of a public hostname: the API's domain check and the crawler's check of every URL it requests both use it.
  */
 export function isPublicHostname(host: string): boolean {
   if (!HOSTNAME.test(host)) return false;
-  if (METADATA_HOSTS.some((name) => host === name || host.endsWith(`.${name}`))) return false;
-  const parsed = parse(host, { allowPrivateDomains: true, detectSpecialUse: true });
-  return !parsed.isIp && !parsed.isSpecialUse && parsed.domain !== null && (parsed.isIcann === true || parsed.isPrivate === true);
+  if (NEVER_PUBLIC.some((name) => host === name || host.endsWith(`.${name}`))) return false;
+  const parsed = parse(host, { allowPrivateDomains: true });
+  return !parsed.isIp && parsed.domain !== null && (parsed.isIcann === true || parsed.isPrivate === true);
 }
 
 /** Hostname of a domain or URL given by a person, lower case, or null when there is none. */
