@@ -1,9 +1,9 @@
 // Every host the reader is about to request — the domain's and each redirect's — is checked like an API domain (IP
 // literals in any notation, localhost, internal, special-use and metadata names refused) and, through a proxy, also
 // resolved locally and refused when any address is not public. A canary server on 127.0.0.1 proves no request slips by.
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createHomepageReader, type HomepageReaderOptions, type HomepageSkip } from '@rivals/crawler';
-import { closedPort, fakeDns, forwardProxy, html, httpSite, routes, type LocalProxy, type LocalSite } from './local-web.js';
+import { describe, expect, it } from 'vitest';
+import type { HomepageReaderOptions } from '@rivals/crawler';
+import { closedPort, fakeDns, forwardProxy, html, httpSite, routes, useProxyWeb, type LocalProxy, type LocalSite } from './local-web.js';
 
 const never = () => new AbortController().signal;
 const SECRET = '<title>Internal admin</title><h1>Credentials</h1>';
@@ -53,25 +53,7 @@ const DNS = {
   'imds.test': '169.254.169.254',
 };
 
-let cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await Promise.all(cleanup.map((close) => close()));
-  cleanup = [];
-});
-
-async function started<T extends { close(): Promise<void> }>(thing: Promise<T>): Promise<T> {
-  const t = await thing;
-  cleanup.push(() => t.close());
-  return t;
-}
-
-function reader(options: HomepageReaderOptions) {
-  const skips: HomepageSkip[] = [];
-  const r = createHomepageReader({ extraPublicSuffixes: ['test'], onSkip: (skip) => skips.push(skip), ...options });
-  cleanup.push(() => r.close());
-  return { reader: r, skips };
-}
+const { started, reader, proxyEnv } = useProxyWeb();
 
 /** A shop whose homepage redirects wherever `target` says at the time of the request. */
 async function redirectingShop(target: { url: string }): Promise<LocalSite> {
@@ -94,10 +76,7 @@ describe.each([
     const ports = { http: shop.port, https: await closedPort() };
     if (viaProxy) {
       proxy = await started(forwardProxy());
-      for (const name of ['http_proxy', 'https_proxy', 'no_proxy']) vi.stubEnv(name, '');
-      vi.stubEnv('HTTP_PROXY', proxy.url);
-      vi.stubEnv('HTTPS_PROXY', proxy.url);
-      vi.stubEnv('NO_PROXY', '');
+      proxyEnv(proxy);
       options = { ports, lookup: fakeDns(DNS) };
     } else {
       proxy = null;
@@ -180,9 +159,7 @@ describe('host guard deadlines', () => {
   it('gives up on a local DNS resolution that never answers when the deadline passes, and rejects when the caller aborts', async () => {
     // Prepare
     const proxy = await started(forwardProxy());
-    for (const name of ['http_proxy', 'https_proxy', 'no_proxy']) vi.stubEnv(name, '');
-    vi.stubEnv('HTTP_PROXY', proxy.url);
-    vi.stubEnv('HTTPS_PROXY', proxy.url);
+    proxyEnv(proxy);
     const hanging = () => new Promise<never>(() => undefined);
     const { reader: r, skips } = reader({ lookup: hanging, timeouts: { totalMs: 200 }, ports: { http: await closedPort(), https: await closedPort() } });
     const caller = new AbortController();
