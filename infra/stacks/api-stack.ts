@@ -11,8 +11,10 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../config.js';
-import { ApiFunction } from '../constructs/api-function.js';
+import { ApiFunction, PROJECT_ROOT } from '../constructs/api-function.js';
+import { join } from 'node:path';
 import { Observability } from '../constructs/observability.js';
+import { WebFront } from '../constructs/web-front.js';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { accessOf, AUTHORIZER, ENV, ROUTES, SCHEDULED } from '../routes.js';
 
@@ -74,6 +76,9 @@ const ACCESS_LOG_FIELDS = {
   wafStatus: '$context.waf.status',
   userAgent: '$context.identity.userAgent',
 };
+
+/** The dashboard's built files (packages/dashboard, built by Vite before a deploy). */
+const DASHBOARD_DIR = join(PROJECT_ROOT, 'packages', 'dashboard', 'dist');
 
 export class ApiStack extends Stack {
   readonly api: RestApi;
@@ -160,6 +165,12 @@ export class ApiStack extends Stack {
       functions: { ...this.functions, [AUTHORIZER.id]: authorizerFunction },
       deadLetterQueues: props.deadLetterQueues,
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
+    });
+    new WebFront(this, 'Web', {
+      api: this.api,
+      dashboardDir: DASHBOARD_DIR,
+      retainData: config.retainData,
+      ...(config.domainName ? { domainName: config.domainName, certificateArn: config.certificateArn! } : {}),
     });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address of the API' });
     new CfnOutput(this, 'TableName', { value: props.table.tableName, description: 'The single table (for the operator command)' });

@@ -112,7 +112,21 @@ describe('api stack', () => {
   });
 
   it('names its outputs', () => {
-    expect(Object.keys(api.findOutputs('*'))).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'AlarmTopicArn']));
+    expect(Object.keys(api.findOutputs('*'))).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'AlarmTopicArn', 'DashboardUrl']));
+  });
+
+  it('serves the dashboard from a private bucket and /api/* from the API on one CloudFront origin, with security headers', () => {
+    const [distribution] = Object.values(api.findResources('AWS::CloudFront::Distribution'));
+    const config = distribution!.Properties.DistributionConfig;
+    const apiBehavior = config.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/api/*');
+    expect(apiBehavior).toMatchObject({ ViewerProtocolPolicy: 'https-only', CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad' });
+    expect(apiBehavior.AllowedMethods).toEqual(expect.arrayContaining(['POST', 'DELETE', 'OPTIONS']));
+    expect(config.DefaultCacheBehavior.FunctionAssociations).toHaveLength(1);
+    api.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    api.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: { SecurityHeadersConfig: Match.objectLike({ StrictTransportSecurity: Match.objectLike({ Override: true }), ContentSecurityPolicy: Match.anyValue() }) },
+    });
+    api.hasResourceProperties('AWS::S3::Bucket', { PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true } });
   });
 
   it('has no web ACL unless asked for', () => {
