@@ -1,5 +1,5 @@
 // API keys on DynamoDB Local: only the hash is stored, lookup by hash through GSI1, revocation is immediate.
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '@rivals/core';
 import { engineReturning } from '../fakes.js';
@@ -32,6 +32,14 @@ describe('API keys', () => {
     expect(await s.apiKeys.authenticate(key)).toBeNull();
     const [listed] = await s.apiKeys.list(account.id);
     expect(listed?.revokedAt).toEqual(expect.any(String));
+  });
+
+  it('refuses a live key whose account item no longer exists', async () => {
+    const s = servicesOn(table, engineReturning(1));
+    const account = await s.accounts.open('Acme', 1);
+    const { key } = await s.apiKeys.issue(account.id);
+    await table.client.send(new DeleteCommand({ TableName: table.tableName, Key: { pk: `ACCOUNT#${account.id}`, sk: 'ACCOUNT' } }));
+    expect(await s.apiKeys.authenticate(key)).toBeNull();
   });
 
   it('accepts a preset development key once', async () => {

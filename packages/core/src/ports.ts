@@ -88,6 +88,8 @@ export interface ApiKeyRecord {
 export interface ApiKeyStore {
   create(record: ApiKeyRecord): Promise<void>;
   findByHash(hash: string): Promise<ApiKeyRecord | null>;
+  /** Whether the account item exists (strongly consistent): a key of a deleted account must not authenticate. */
+  accountExists(accountId: string): Promise<boolean>;
   list(accountId: string): Promise<ApiKeyRecord[]>;
   /** Sets revokedAt once; returns false for an unknown key. */
   revoke(accountId: string, keyId: string, at: string): Promise<boolean>;

@@ -1,5 +1,5 @@
 // db adapter (secondary): API key records. Found by hash through GSI1 (the authorizer's one read), listed per account.
-import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, type ApiKeyRecord, type ApiKeyStore } from '@rivals/core';
 import type { TableRef } from './client.js';
 import { CONDITIONS, failedCondition, isConditionFailure } from './conditions.js';
@@ -51,6 +51,13 @@ export class DynamoApiKeyStore implements ApiKeyStore {
     );
     const item = Items?.[0];
     return item ? toRecord(item) : null;
+  }
+
+  async accountExists(accountId: string): Promise<boolean> {
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.tableName, Key: keys.account(accountId), ConsistentRead: true, ProjectionExpression: 'pk' }),
+    );
+    return Item !== undefined;
   }
 
   async list(accountId: string): Promise<ApiKeyRecord[]> {

@@ -1,5 +1,5 @@
 // The REQUEST authorizer with DynamoDB mocked: allow with the principal in the context, deny otherwise.
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -22,6 +22,7 @@ const keyItem = (extra: object = {}) => ({ id: 'key_1', accountId: 'acct_1', has
 describe('API key authorizer', () => {
   it('allows a live key for every route of the stage, with accountId and keyId in the context', async () => {
     ddb.on(QueryCommand).resolves({ Items: [keyItem()] });
+    ddb.on(GetCommand).resolves({ Item: { pk: 'ACCOUNT#acct_1' } });
     const result = await handler(event({ 'x-api-key': KEY }));
     expect(result.principalId).toBe('acct_1');
     expect(result.context).toEqual({ accountId: 'acct_1', keyId: 'key_1' });
@@ -37,6 +38,14 @@ describe('API key authorizer', () => {
     const result = await handler(event({ 'X-API-Key': KEY }));
     expect(result.policyDocument.Statement[0]).toMatchObject({ Effect: 'Deny' });
     expect(result.context).toEqual({ errorCode: 'invalid_api_key' });
+  });
+
+  it('denies a live key whose account no longer exists', async () => {
+    ddb.on(QueryCommand).resolves({ Items: [keyItem()] });
+    ddb.on(GetCommand).resolves({});
+    const result = await handler(event({ 'X-API-Key': KEY }));
+    expect(result.policyDocument.Statement[0]).toMatchObject({ Effect: 'Deny' });
+    expect(ddb).toHaveReceivedCommandWith(GetCommand, { Key: { pk: 'ACCOUNT#acct_1', sk: 'ACCOUNT' }, ConsistentRead: true });
   });
 
   it('denies a malformed key without reading the table', async () => {

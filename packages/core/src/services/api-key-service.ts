@@ -49,11 +49,12 @@ export class ApiKeyService {
     return { record, key };
   }
 
-  /** The principal of a live key, or null for a malformed, unknown or revoked one. */
+  /** The principal of a live key, or null for a malformed, unknown or revoked one, or one whose account is gone. */
   async authenticate(key: string): Promise<Principal | null> {
     if (!isWellFormedApiKey(key)) return null;
     const record = await this.deps.keys.findByHash(hashApiKey(key));
     if (!record || record.revokedAt) return null;
+    if (!(await this.deps.keys.accountExists(record.accountId))) return null;
     return { accountId: record.accountId, keyId: record.id };
   }
 
