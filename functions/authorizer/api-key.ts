@@ -1,5 +1,6 @@
 // primary adapter: the REQUEST authorizer on X-API-Key. Allows with { accountId, keyId } in the context, which is all
-// that handlers trust; an unknown, malformed or revoked key is denied (API Gateway answers 401 invalid_api_key).
+// that handlers trust; an unknown, malformed or revoked key, or one whose account is gone, is denied (API Gateway
+// answers 401 invalid_api_key). Its reads are strongly consistent, so a denial it caches is never a stale one.
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { services } from '../shared/container.js';
 import { logger } from '../shared/observability.js';

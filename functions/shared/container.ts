@@ -5,6 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { AccountService, ApiKeyService, SearchQueries, systemClock, ulidIds } from '@rivals/core';
 import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoSearchStore, SingleTableIdempotencyStore, type TableRef } from '@rivals/db';
 import { config } from './config.js';
+import { logger } from './observability.js';
 
 export const lazy = <T>(make: () => T): (() => T) => {
   let value: T | undefined;
@@ -23,7 +24,15 @@ const registry = {
   searchQueries: lazy(() => new SearchQueries(new DynamoSearchStore(table()))),
   idempotencyStore: lazy(() => new SingleTableIdempotencyStore(config.tableName, dynamo())),
   accountService: lazy(() => new AccountService({ accounts: new DynamoAccountStore(table(), ledger()), ledger: ledger(), clock: systemClock, ids: ids() })),
-  apiKeyService: lazy(() => new ApiKeyService({ keys: new DynamoApiKeyStore(table()), clock: systemClock, ids: ids() })),
+  apiKeyService: lazy(
+    () =>
+      new ApiKeyService({
+        keys: new DynamoApiKeyStore(table()),
+        clock: systemClock,
+        ids: ids(),
+        onTouchFailure: (error) => logger.warn('lastUsedAt not recorded', { error: error as Error }),
+      }),
+  ),
 };
 
 type Services = { readonly [K in keyof typeof registry]: ReturnType<(typeof registry)[K]> };

@@ -7,9 +7,10 @@ export const keys = {
   account: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' }),
   apiKey: (accountId: string, keyId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `APIKEY#${keyId}` }),
   apiKeysOf: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, skPrefix: 'APIKEY#' }),
-  /** GSI1 keys of an API key item: the authorizer finds a key by its hash, never by a scan. */
-  apiKeyHash: (hash: string) => ({ gsi1pk: `APIKEYHASH#${hash}`, gsi1sk: 'APIKEY' }),
-  /** Claims a key hash for one key record, so that no two records can ever share a key. */
+  /**
+   * Claims a key hash for one key record, so that no two records can ever share a key. It names the owner and carries
+   * revokedAt, so that the authorizer finds a key with one strongly consistent GetItem.
+   */
   apiKeyHashClaim: (hash: string) => ({ pk: `APIKEYHASH#${hash}`, sk: 'APIKEYHASH' }),
   search: (accountId: string, searchId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `SEARCH#${searchId}` }),
   searchesOf: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, skPrefix: 'SEARCH#' }),
