@@ -32,6 +32,11 @@ export const ROUTES: RouteSpec[] = [
   },
   { id: 'Balance', method: 'GET', path: '/api/v1/balance', entry: 'functions/http/balance.ts', auth: true },
   { id: 'GetSearch', method: 'GET', path: '/api/searches/{id}', entry: 'functions/http/get-search.ts', auth: true },
+  { id: 'CreateApiKey', method: 'POST', path: '/api/auth/api-keys', entry: 'functions/http/create-api-key.ts', auth: true },
+  { id: 'ListApiKeys', method: 'GET', path: '/api/auth/api-keys', entry: 'functions/http/list-api-keys.ts', auth: true },
+  // Both revocation routes run the same handler: the id comes from the path or from the body.
+  { id: 'RevokeApiKey', method: 'DELETE', path: '/api/auth/api-keys/{id}', entry: 'functions/http/revoke-api-key.ts', auth: true },
+  { id: 'RevokeApiKeyByBody', method: 'DELETE', path: '/api/auth/api-keys', entry: 'functions/http/revoke-api-key.ts', auth: true },
 ];
 
 export const AUTHORIZER = { id: 'ApiKeyAuthorizer', entry: 'functions/authorizer/api-key.ts', header: 'X-API-Key', cacheTtlSeconds: 60 } as const;

@@ -9,13 +9,14 @@ import type { z } from 'zod';
 import { errorBody, toApiError } from './errors.js';
 import { CORRELATION_ID_PATH, logger } from './observability.js';
 
-export interface HttpRequest<Body> {
+export interface HttpRequest<Body, Query = Record<string, string | undefined>> {
   body: Body;
   principal: Principal;
   requestId: string;
   headers: Record<string, string | undefined>;
   pathParameters: Record<string, string | undefined>;
-  query: Record<string, string | undefined>;
+  /** The query string, validated by the route's `query` schema when it has one. */
+  query: Query;
   context: Context;
 }
 
@@ -25,13 +26,17 @@ export interface HttpResponse {
   headers?: Record<string, string>;
 }
 
-type Handler<Body> = (request: HttpRequest<Body>) => Promise<HttpResponse>;
+type Parsed<Schema, Otherwise> = Schema extends z.ZodType ? z.output<Schema> : Otherwise;
+type Handler<Body, Query> = (request: HttpRequest<Body, Query>) => Promise<HttpResponse>;
 
-interface RouteOptions<Schema extends z.ZodType | undefined> {
+interface RouteOptions<Schema extends z.ZodType | undefined, QuerySchema extends z.ZodType | undefined> {
   /** Reads the authorizer's principal. False only for the routes API.md names as keyless. */
   auth: boolean;
+  /** The JSON body's schema. A request without a body is validated as `undefined`, so a schema may make it optional. */
   body?: Schema;
-  handler: Handler<Schema extends z.ZodType ? z.output<Schema> : undefined>;
+  /** The query string's schema (values arrive as strings). */
+  query?: QuerySchema;
+  handler: Handler<Parsed<Schema, undefined>, Parsed<QuerySchema, Record<string, string | undefined>>>;
 }
 
 const requestIdOf = (event: APIGatewayProxyEvent) => event.requestContext?.requestId ?? 'unknown';
@@ -62,25 +67,33 @@ function principalOf(event: APIGatewayProxyEvent): Principal {
   return { accountId, keyId };
 }
 
-/** zod validation of the parsed body: a schema violation is 400 invalid_request with the field and the problem. */
-function validate<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
-  const parsed = schema.safeParse(body);
+/** zod validation of the parsed body or query: a violation is 400 invalid_request with the field and the problem. */
+function validate<Schema extends z.ZodType>(schema: Schema, value: unknown, where: 'body' | 'query' = 'body'): z.output<Schema> {
+  const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const details = parsed.error.issues.map((issue) => {
     const keys = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.');
-    return { field: keys || 'body', problem: issue.message };
+    return { field: keys || where, problem: issue.message };
   });
   throw invalidRequest(`Invalid request: ${details.map((d) => `${d.field}: ${d.problem}`).join('; ')}`, details);
 }
 
-export function httpRoute<Schema extends z.ZodType | undefined = undefined>(options: RouteOptions<Schema>) {
+const hasBody = (event: APIGatewayProxyEvent) => event.body !== null && event.body !== undefined && event.body !== '';
+
+export function httpRoute<Schema extends z.ZodType | undefined = undefined, QuerySchema extends z.ZodType | undefined = undefined>(
+  options: RouteOptions<Schema, QuerySchema>,
+) {
   // Log lines carry the Lambda context and API Gateway's request id, so one request can be followed end to end.
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(injectLambdaContext(logger, { correlationIdPath: CORRELATION_ID_PATH, resetKeys: true }))
     .use(httpHeaderNormalizer());
   // 401 comes before any 400 (API.md's order of errors), so the principal is checked before the body is parsed.
   if (options.auth) chain.use({ before: async (request) => void principalOf(request.event) });
-  if (options.body) chain.use(httpJsonBodyParser());
+  if (options.body) {
+    // No body at all is left to the schema (absent, so undefined); any body must be JSON.
+    const parser = httpJsonBodyParser();
+    chain.use({ before: async (request) => (hasBody(request.event) ? parser.before?.(request) : void (request.event.body = undefined as never)) });
+  }
   chain.use({
     onError: async (request) => {
       request.response = errorResult(request.error, requestIdOf(request.event));
@@ -94,9 +107,9 @@ export function httpRoute<Schema extends z.ZodType | undefined = undefined>(opti
       requestId,
       headers: event.headers ?? {},
       pathParameters: event.pathParameters ?? {},
-      query: event.queryStringParameters ?? {},
+      query: options.query ? validate(options.query, event.queryStringParameters ?? {}, 'query') : (event.queryStringParameters ?? {}),
       context,
-    } as HttpRequest<Schema extends z.ZodType ? z.output<Schema> : undefined>;
+    } as HttpRequest<Parsed<Schema, undefined>, Parsed<QuerySchema, Record<string, string | undefined>>>;
     return jsonResult(await options.handler(request), requestId);
   });
 }

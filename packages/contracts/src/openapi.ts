@@ -2,6 +2,8 @@
 // that the document and the service cannot disagree. Served at GET /api/openapi.json.
 import { z } from 'zod';
 import { ErrorBody, errorCodes, ERROR_STATUS, type ErrorCode } from './errors.js';
+import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey, RevokeApiKeyRequest } from './api-keys.js';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './pages.js';
 import { Balance, Health, SearchRequest, SearchResult, StoredSearch } from './search.js';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
@@ -28,6 +30,13 @@ const ok = (description: string, schema: string, headers: Record<string, unknown
   content: json(schema),
 });
 
+const noContent = (description: string) => ({ description, headers: requestId });
+
+const pageParameters = [
+  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT } },
+  { name: 'cursor', in: 'query', required: false, description: 'The nextCursor of the previous page.', schema: { type: 'string' } },
+];
+
 export function openApiDocument(version: string) {
   return {
     openapi: '3.1.0',
@@ -47,6 +56,10 @@ export function openApiDocument(version: string) {
         StoredSearch: jsonSchema(StoredSearch),
         Balance: jsonSchema(Balance),
         Health: jsonSchema(Health),
+        CreateApiKeyRequest: jsonSchema(CreateApiKeyRequest, 'input'),
+        CreatedApiKey: jsonSchema(CreatedApiKey),
+        ApiKeyList: jsonSchema(ApiKeyList),
+        RevokeApiKeyRequest: jsonSchema(RevokeApiKeyRequest, 'input'),
         Error: { ...jsonSchema(ErrorBody), description: `Error codes: ${errorCodes.join(', ')}.` },
       },
     },
@@ -90,6 +103,43 @@ export function openApiDocument(version: string) {
           summary: 'A past search with the evidence behind every row (free)',
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^srch_[0-9a-z]{26}$' } }],
           responses: { '200': ok('The stored search.', 'StoredSearch'), ...errors('missing_api_key', 'invalid_api_key', 'not_found', 'rate_limited') },
+        },
+      },
+      '/api/auth/api-keys': {
+        post: {
+          operationId: 'createApiKey',
+          summary: 'Create an API key (the key itself is in this answer only)',
+          requestBody: { required: false, content: json('CreateApiKeyRequest') },
+          responses: {
+            '201': ok('The new key.', 'CreatedApiKey'),
+            ...errors('invalid_request', 'missing_api_key', 'invalid_api_key', 'conflict', 'unsupported_media_type', 'rate_limited'),
+          },
+        },
+        get: {
+          operationId: 'listApiKeys',
+          summary: 'API keys of the account, newest first (prefix and last four characters, never the key)',
+          parameters: pageParameters,
+          responses: { '200': ok('A page of keys.', 'ApiKeyList'), ...errors('invalid_request', 'missing_api_key', 'invalid_api_key', 'rate_limited') },
+        },
+        delete: {
+          operationId: 'revokeApiKeyByBody',
+          summary: 'Revoke the key named in the body (same as DELETE /api/auth/api-keys/{id})',
+          requestBody: { required: true, content: json('RevokeApiKeyRequest') },
+          responses: {
+            '204': noContent('Revoked (also when it already was).'),
+            ...errors('invalid_request', 'missing_api_key', 'invalid_api_key', 'not_found', 'conflict', 'unsupported_media_type', 'rate_limited'),
+          },
+        },
+      },
+      '/api/auth/api-keys/{id}': {
+        delete: {
+          operationId: 'revokeApiKey',
+          summary: 'Revoke an API key; the last active key of the account cannot be revoked (409)',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^key_[0-9a-z]{26}$' } }],
+          responses: {
+            '204': noContent('Revoked (also when it already was).'),
+            ...errors('missing_api_key', 'invalid_api_key', 'not_found', 'conflict', 'rate_limited'),
+          },
         },
       },
       '/api/health': {
