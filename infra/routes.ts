@@ -42,4 +42,23 @@ export const ROUTES: RouteSpec[] = [
 export const AUTHORIZER = { id: 'ApiKeyAuthorizer', entry: 'functions/authorizer/api-key.ts', header: 'X-API-Key', cacheTtlSeconds: 60 } as const;
 
 /** Environment variables every function reads (functions/shared/config.ts). */
-export const ENV = { table: 'TABLE_NAME', kbIndex: 'KB_INDEX_PATH', freeCredits: 'FREE_CREDITS', deadline: 'RESEARCH_DEADLINE_MS', version: 'SERVICE_VERSION' } as const;
+export const ENV = {
+  table: 'TABLE_NAME',
+  kbIndex: 'KB_INDEX_PATH',
+  freeCredits: 'FREE_CREDITS',
+  deadline: 'RESEARCH_DEADLINE_MS',
+  version: 'SERVICE_VERSION',
+  rateLimitKeyPerSecond: 'RATE_LIMIT_KEY_PER_SECOND',
+  rateLimitKeyBurst: 'RATE_LIMIT_KEY_BURST',
+  rateLimitIpPerSecond: 'RATE_LIMIT_IP_PER_SECOND',
+  rateLimitIpBurst: 'RATE_LIMIT_IP_BURST',
+} as const;
+
+/** The token buckets of API.md "Limits"; CDK context of the same names overrides them, 0 turns one off. */
+export interface RateLimitSettings {
+  keyPerSecond: number;
+  keyBurst: number;
+  ipPerSecond: number;
+  ipBurst: number;
+}
+export const RATE_LIMIT_DEFAULTS: RateLimitSettings = { keyPerSecond: 10, keyBurst: 20, ipPerSecond: 20, ipBurst: 40 };

@@ -3,7 +3,7 @@
 // loads it.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { AccountService, ApiKeyService, SearchQueries, systemClock, ulidIds } from '@rivals/core';
-import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoSearchStore, SingleTableIdempotencyStore, type TableRef } from '@rivals/db';
+import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoRateLimiter, DynamoSearchStore, SingleTableIdempotencyStore, type TableRef } from '@rivals/db';
 import { config } from './config.js';
 import { logger } from './observability.js';
 
@@ -22,6 +22,7 @@ const registry = {
   ids,
   ledger,
   searchQueries: lazy(() => new SearchQueries(new DynamoSearchStore(table()))),
+  rateLimiter: lazy(() => new DynamoRateLimiter(table(), systemClock)),
   idempotencyStore: lazy(() => new SingleTableIdempotencyStore(config.tableName, dynamo())),
   accountService: lazy(() => new AccountService({ accounts: new DynamoAccountStore(table(), ledger()), ledger: ledger(), clock: systemClock, ids: ids() })),
   apiKeyService: lazy(

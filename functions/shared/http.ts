@@ -1,13 +1,16 @@
-// composition root: the one middy chain of every HTTP function (normalise headers, parse JSON, validate, map errors).
+// composition root: the one middy chain of every HTTP function (normalise headers, check the principal, take
+// rate-limit tokens, parse JSON, validate, map errors), and the one place responses are built.
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import { ApiError, invalidRequest, type Principal } from '@rivals/core';
+import { ApiError, invalidRequest, requestBuckets, type Principal, type RateLimitDecision } from '@rivals/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
+import { config } from './config.js';
 import { errorBody, toApiError } from './errors.js';
 import { CORRELATION_ID_PATH, logger } from './observability.js';
+import { rateLimited, rateLimitHeaders, takeTokens } from './rate-limit.js';
 
 export interface HttpRequest<Body, Query = Record<string, string | undefined>> {
   body: Body;
@@ -41,22 +44,35 @@ interface RouteOptions<Schema extends z.ZodType | undefined, QuerySchema extends
 
 const requestIdOf = (event: APIGatewayProxyEvent) => event.requestContext?.requestId ?? 'unknown';
 
-export function jsonResult(response: HttpResponse, requestId: string): APIGatewayProxyResult {
+/** The rate-limit decision of each request in flight, so that whatever answers it carries the RateLimit-* headers. */
+const decisions = new WeakMap<APIGatewayProxyEvent, RateLimitDecision>();
+
+export function jsonResult(response: HttpResponse, requestId: string, rateLimit?: RateLimitDecision): APIGatewayProxyResult {
   return {
     statusCode: response.statusCode,
-    headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...response.headers },
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...rateLimitHeaders(rateLimit), ...response.headers },
     body: response.body === undefined ? '' : JSON.stringify(response.body),
   };
 }
 
-export const errorResult = (error: unknown, requestId: string): APIGatewayProxyResult => {
+export const errorResult = (error: unknown, requestId: string, rateLimit?: RateLimitDecision): APIGatewayProxyResult => {
   const apiError = toApiError(error);
   const retryAfter = apiError.extra.retryAfterSeconds;
   return jsonResult(
     { statusCode: apiError.status, body: errorBody(apiError, requestId), headers: retryAfter ? { 'retry-after': String(retryAfter) } : {} },
     requestId,
+    rateLimit,
   );
 };
+
+/** Takes the request's tokens (per IP; per key on keyed routes) before any work; 429 rate_limited when refused. */
+async function limitRate(event: APIGatewayProxyEvent, auth: boolean): Promise<void> {
+  const ip = event.requestContext?.identity?.sourceIp ?? undefined;
+  const decision = await takeTokens(requestBuckets(config.rateLimits, { ip, keyId: auth ? principalOf(event).keyId : undefined }));
+  if (!decision) return;
+  decisions.set(event, decision);
+  if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+}
 
 /** The authorizer's context, the only identity a handler trusts. */
 function principalOf(event: APIGatewayProxyEvent): Principal {
@@ -87,8 +103,9 @@ export function httpRoute<Schema extends z.ZodType | undefined = undefined, Quer
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(injectLambdaContext(logger, { correlationIdPath: CORRELATION_ID_PATH, resetKeys: true }))
     .use(httpHeaderNormalizer());
-  // 401 comes before any 400 (API.md's order of errors), so the principal is checked before the body is parsed.
+  // API.md's order of errors is 401, 429, 400: the principal, then the rate limits, then the body.
   if (options.auth) chain.use({ before: async (request) => void principalOf(request.event) });
+  chain.use({ before: async (request) => limitRate(request.event, options.auth) });
   if (options.body) {
     // No body at all is left to the schema (absent, so undefined); any body must be JSON.
     const parser = httpJsonBodyParser();
@@ -96,7 +113,7 @@ export function httpRoute<Schema extends z.ZodType | undefined = undefined, Quer
   }
   chain.use({
     onError: async (request) => {
-      request.response = errorResult(request.error, requestIdOf(request.event));
+      request.response = errorResult(request.error, requestIdOf(request.event), decisions.get(request.event));
     },
   });
   return chain.handler(async (event, context) => {
@@ -110,6 +127,6 @@ export function httpRoute<Schema extends z.ZodType | undefined = undefined, Quer
       query: options.query ? validate(options.query, event.queryStringParameters ?? {}, 'query') : (event.queryStringParameters ?? {}),
       context,
     } as HttpRequest<Parsed<Schema, undefined>, Parsed<QuerySchema, Record<string, string | undefined>>>;
-    return jsonResult(await options.handler(request), requestId);
+    return jsonResult(await options.handler(request), requestId, decisions.get(event));
   });
 }

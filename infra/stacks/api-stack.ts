@@ -6,20 +6,46 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ApiFunction } from '../constructs/api-function.js';
-import { AUTHORIZER, ENV, ROUTES } from '../routes.js';
+import { AUTHORIZER, ENV, ROUTES, type RateLimitSettings } from '../routes.js';
 
 export interface ApiStackProps extends StackProps {
   table: ITable;
   stageName: string;
   freeCredits: number;
   version: string;
+  /** Token buckets per key and per IP; 0 turns one off. */
+  rateLimits: RateLimitSettings;
 }
 
 /** Bodies of API Gateway's own answers: the same shape as every error of the API (contracts/errors.ts). */
-const errorTemplate = (code: string, message: string) =>
-  JSON.stringify({ error: { code, message, requestId: '$context.requestId' } });
+const errorTemplate = (code: string, message: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ error: { code, message, requestId: '$context.requestId', ...extra } });
 
-export const GATEWAY_ERRORS: { type: ResponseType; status: string; code: string; message: string }[] = [
+/** Whole-number rates refill a token within a second (contracts' GATEWAY_RETRY_AFTER_SECONDS). */
+const GATEWAY_RETRY_AFTER_SECONDS = 1;
+
+interface GatewayError {
+  type: ResponseType;
+  status: string;
+  code: string;
+  message: string;
+  /** Static headers (values in single quotes, as API Gateway wants them). */
+  headers?: Record<string, string>;
+  extra?: Record<string, unknown>;
+}
+
+export const GATEWAY_ERRORS: GatewayError[] = [
+  // The authorizer throws (an error, which API Gateway never caches) when the key lookups of one IP are over the
+  // limit; API Gateway answers any authorizer error with this response. A Deny could not be a 429 and would be cached
+  // for the key. So an authorizer that fails for another reason (its table unreachable) is a 429 too: retryable.
+  {
+    type: ResponseType.AUTHORIZER_CONFIGURATION_ERROR,
+    status: '429',
+    code: 'rate_limited',
+    message: 'Too many requests from this address; slow down and retry after the Retry-After seconds.',
+    headers: { 'Retry-After': `'${GATEWAY_RETRY_AFTER_SECONDS}'`, 'RateLimit-Remaining': "'0'", 'RateLimit-Reset': `'${GATEWAY_RETRY_AFTER_SECONDS}'` },
+    extra: { retryAfterSeconds: GATEWAY_RETRY_AFTER_SECONDS },
+  },
   { type: ResponseType.UNAUTHORIZED, status: '401', code: 'missing_api_key', message: 'Send your API key in the X-API-Key header.' },
   { type: ResponseType.ACCESS_DENIED, status: '401', code: 'invalid_api_key', message: 'The API key is not valid: it is unknown, malformed or revoked.' },
   { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, status: '404', code: 'not_found', message: 'No such route.' },
@@ -42,6 +68,10 @@ export class ApiStack extends Stack {
       [ENV.freeCredits]: String(props.freeCredits),
       [ENV.deadline]: '25000',
       [ENV.version]: props.version,
+      [ENV.rateLimitKeyPerSecond]: String(props.rateLimits.keyPerSecond),
+      [ENV.rateLimitKeyBurst]: String(props.rateLimits.keyBurst),
+      [ENV.rateLimitIpPerSecond]: String(props.rateLimits.ipPerSecond),
+      [ENV.rateLimitIpBurst]: String(props.rateLimits.ipBurst),
     };
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH });
@@ -54,21 +84,23 @@ export class ApiStack extends Stack {
         loggingLevel: MethodLoggingLevel.ERROR,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
-        // Stage-wide backstop; the per-key and per-IP limiters of API.md live in the functions.
+        // Stage-wide backstop; the per-key and per-IP token buckets of API.md live in the functions (DynamoDB).
         throttlingRateLimit: 200,
         throttlingBurstLimit: 400,
       },
       cloudWatchRole: true,
     });
-    for (const { type, status, code, message } of GATEWAY_ERRORS) {
+    for (const { type, status, code, message, headers, extra } of GATEWAY_ERRORS) {
       this.api.addGatewayResponse(`Gateway${type.responseType}`, {
         type,
         statusCode: status,
-        templates: { 'application/json': errorTemplate(code, message) },
+        ...(headers ? { responseHeaders: headers } : {}),
+        templates: { 'application/json': errorTemplate(code, message, extra) },
       });
     }
 
-    const authorizerFunction = new ApiFunction(this, AUTHORIZER.id, { entry: AUTHORIZER.entry, environment, memorySize: 256 }).bindTable(props.table, 'read');
+    // Read and write: it records lastUsedAt and takes rate-limit tokens.
+    const authorizerFunction = new ApiFunction(this, AUTHORIZER.id, { entry: AUTHORIZER.entry, environment, memorySize: 256 }).bindTable(props.table, 'readwrite');
     const authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
       handler: authorizerFunction,
       identitySources: [IdentitySource.header(AUTHORIZER.header)],

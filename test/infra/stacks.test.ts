@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_MESSAGES } from '@rivals/contracts';
+import { DEFAULT_RATE_LIMITS } from '@rivals/core';
 import { buildStage } from '../../infra/stage.js';
 import { ROUTES } from '../../infra/routes.js';
 
@@ -64,6 +65,24 @@ describe('api stack', () => {
       const body = JSON.parse(response?.Properties.ResponseTemplates['application/json']);
       expect(body).toEqual({ error: { code, message: GATEWAY_MESSAGES[code], requestId: '$context.requestId' } });
     }
+  });
+
+  it('answers an authorizer error (key lookups of one IP over the limit) with 429 rate_limited and Retry-After', () => {
+    const [response] = Object.values(api.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: 'AUTHORIZER_CONFIGURATION_ERROR' } }));
+    expect(response?.Properties.StatusCode).toBe('429');
+    expect(response?.Properties.ResponseParameters).toMatchObject({ 'gatewayresponse.header.Retry-After': "'1'" });
+    const body = JSON.parse(response?.Properties.ResponseTemplates['application/json']);
+    expect(body).toEqual({ error: { code: 'rate_limited', message: GATEWAY_MESSAGES.rate_limited, requestId: '$context.requestId', retryAfterSeconds: 1 } });
+  });
+
+  it('passes the documented rate limits to every function, and takes them from CDK context', () => {
+    const { key, ip } = DEFAULT_RATE_LIMITS;
+    const expected = { RATE_LIMIT_KEY_PER_SECOND: String(key.perSecond), RATE_LIMIT_KEY_BURST: String(key.burst), RATE_LIMIT_IP_PER_SECOND: String(ip.perSecond), RATE_LIMIT_IP_BURST: String(ip.burst) };
+    const functions = Object.values(api.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } }));
+    for (const fn of functions) expect(fn.Properties.Environment.Variables).toMatchObject(expected);
+    const app = new App({ outdir: join(outdir, 'ctx'), context: { 'aws:cdk:bundling-stacks': [], rateLimitKeyBurst: '5', rateLimitIpPerSecond: 0 } });
+    const custom = Template.fromStack(buildStage(app, 'ctx').api);
+    custom.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ RATE_LIMIT_KEY_BURST: '5', RATE_LIMIT_IP_PER_SECOND: '0' }) } });
   });
 
   it('gives the search function the time the engine deadline needs, and the knowledge base', () => {

@@ -19,11 +19,25 @@ const errors = (...codes: ErrorCode[]) => {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [String(status), { description: list.map((c) => `\`${c}\``).join(', '), content: json('Error') }]),
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      {
+        description: list.map((c) => `\`${c}\``).join(', '),
+        ...(status === ERROR_STATUS.rate_limited ? { headers: { ...requestId, 'Retry-After': { description: 'Seconds to wait before retrying.', ...integer } } } : {}),
+        content: json('Error'),
+      },
+    ]),
   );
 };
 
-const requestId = { 'X-Request-Id': { description: 'Identifies the request; error bodies repeat it.', schema: { type: 'string' } } };
+const integer = { schema: { type: 'integer', minimum: 0 } };
+/** Headers of every answer of the functions: the request id and the state of the tightest rate-limit bucket. */
+const requestId = {
+  'X-Request-Id': { description: 'Identifies the request; error bodies repeat it.', schema: { type: 'string' } },
+  'RateLimit-Limit': { description: 'Requests the tightest applicable bucket holds (its burst).', ...integer },
+  'RateLimit-Remaining': { description: 'Requests left in that bucket now.', ...integer },
+  'RateLimit-Reset': { description: 'Seconds until that bucket is full again.', ...integer },
+};
 const ok = (description: string, schema: string, headers: Record<string, unknown> = {}) => ({
   description,
   headers: { ...requestId, ...headers },
@@ -143,14 +157,14 @@ export function openApiDocument(version: string) {
         },
       },
       '/api/health': {
-        get: { operationId: 'health', summary: 'Liveness (no key)', security: [], responses: { '200': ok('The service runs.', 'Health') } },
+        get: { operationId: 'health', summary: 'Liveness (no key)', security: [], responses: { '200': ok('The service runs.', 'Health'), ...errors('rate_limited') } },
       },
       '/api/openapi.json': {
         get: {
           operationId: 'openApi',
           summary: 'This document (no key)',
           security: [],
-          responses: { '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+          responses: { '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } }, ...errors('rate_limited') },
         },
       },
     },

@@ -19,6 +19,11 @@ export const CONDITIONS = {
   keyCountAbove: 'activeKeys > :min',
   /** An account that does not count its live keys yet (one opened before the count existed). */
   keyUncounted: 'attribute_exists(pk) AND attribute_not_exists(activeKeys)',
+  /** A token bucket that is full (its TAT has passed) or was never used. */
+  bucketIdle: 'attribute_not_exists(tat) OR tat <= :now',
+  /** A token bucket in use that still holds a token (core/rate-limits.ts). */
+  bucketHasToken: 'tat > :now AND tat <= :ceiling',
+  bucketExists: 'attribute_exists(tat)',
 } as const;
 
 export const isConditionFailure = (error: unknown): error is ConditionalCheckFailedException =>

@@ -17,6 +17,11 @@ export const keys = {
   ledgerEntry: (accountId: string, entryId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `LEDGER#${entryId}` }),
   /** Idempotency records live in their own partitions, spread by key (not one hot partition). */
   idempotency: (recordKey: string) => ({ pk: `IDEMPOTENCY#${recordKey}`, sk: 'IDEMPOTENCY' }),
+  /** A rate-limit token bucket (`key:<keyId>`, `ip:<address>`, `auth:<address>`): one item each, expired by TTL when idle. */
+  rateBucket: (bucket: string) => {
+    const at = bucket.indexOf(':');
+    return { pk: `RATE#${bucket.slice(0, at)}#${bucket.slice(at + 1)}`, sk: 'RATE' };
+  },
   /** Cached homepage profiles of domains the knowledge base does not know. */
   profile: (domain: string) => ({ pk: `PROFILE#${domain}`, sk: 'PROFILE' }),
 };
