@@ -8,8 +8,12 @@ export interface RouteSpec {
   path: string;
   /** Handler file, relative to the project root; it exports `handler`. */
   entry: string;
-  /** False only for the keyless routes of API.md. */
+  /** False only for the keyless routes (health, the OpenAPI document, the public read of a share). */
   auth: boolean;
+  /** What the function may do with the table; default: read for GET, write otherwise. */
+  access?: 'none' | 'read' | 'write';
+  /** Indexes of the table the function queries (IAM grants them by name, never a wildcard). */
+  indexes?: string[];
   /** The route reads the knowledge base (its bundle carries the index). */
   knowledgeBase?: boolean;
   memoryMb?: number;
@@ -17,8 +21,8 @@ export interface RouteSpec {
 }
 
 export const ROUTES: RouteSpec[] = [
-  { id: 'Health', method: 'GET', path: '/api/health', entry: 'functions/http/health.ts', auth: false },
-  { id: 'OpenApi', method: 'GET', path: '/api/openapi.json', entry: 'functions/http/openapi.ts', auth: false },
+  { id: 'Health', method: 'GET', path: '/api/health', entry: 'functions/http/health.ts', auth: false, access: 'none' },
+  { id: 'OpenApi', method: 'GET', path: '/api/openapi.json', entry: 'functions/http/openapi.ts', auth: false, access: 'none' },
   {
     id: 'Search',
     method: 'POST',
@@ -39,6 +43,24 @@ export const ROUTES: RouteSpec[] = [
   { id: 'RevokeApiKeyByBody', method: 'DELETE', path: '/api/auth/api-keys', entry: 'functions/http/revoke-api-key.ts', auth: true },
 ];
 
+/** Functions run on a schedule (EventBridge in AWS; a timer in the local runtime). */
+export interface ScheduledSpec {
+  id: string;
+  entry: string;
+  indexes?: string[];
+  everyMinutes: number;
+  timeoutSeconds: number;
+}
+
+export const SCHEDULED: ScheduledSpec[] = [
+  // Refunds searches whose process died; a search is overdue 60 s after its 25 s deadline, so a lost credit is back
+  // within about 6 minutes.
+  { id: 'Sweeper', entry: 'functions/workers/sweeper.ts', everyMinutes: 5, timeoutSeconds: 120, indexes: ['gsi1'] },
+];
+
+/** A route's table access: as declared, else read for GET and write for the rest. */
+export const accessOf = (route: RouteSpec): 'none' | 'read' | 'write' => route.access ?? (route.method === 'GET' ? 'read' : 'write');
+
 export const AUTHORIZER = { id: 'ApiKeyAuthorizer', entry: 'functions/authorizer/api-key.ts', header: 'X-API-Key', cacheTtlSeconds: 60 } as const;
 
 /** Environment variables every function reads (functions/shared/config.ts). */
@@ -54,11 +76,5 @@ export const ENV = {
   rateLimitIpBurst: 'RATE_LIMIT_IP_BURST',
 } as const;
 
-/** The token buckets of API.md "Limits"; CDK context of the same names overrides them, 0 turns one off. */
-export interface RateLimitSettings {
-  keyPerSecond: number;
-  keyBurst: number;
-  ipPerSecond: number;
-  ipBurst: number;
-}
-export const RATE_LIMIT_DEFAULTS: RateLimitSettings = { keyPerSecond: 10, keyBurst: 20, ipPerSecond: 20, ipBurst: 40 };
+/** Partition-key prefix of the rate-limit buckets (packages/db keys.rateBucket): every function may update those items. */
+export const RATE_LIMIT_PARTITION = 'RATE#';

@@ -1,9 +1,19 @@
 // composition root: adapters wired into services. Each is built on first use and kept for the container's life. The
 // research side (engine, crawler, providers) lives in research.ts, so that only the search function bundles and
 // loads it.
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { AccountService, ApiKeyService, SearchQueries, systemClock, ulidIds } from '@rivals/core';
-import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoRateLimiter, DynamoSearchStore, SingleTableIdempotencyStore, type TableRef } from '@rivals/db';
+import { AccountService, ApiKeyService, SearchQueries, Sweeper, systemClock, ulidIds } from '@rivals/core';
+import {
+  createDocumentClient,
+  createDynamoClient,
+  DynamoAccountStore,
+  DynamoApiKeyStore,
+  DynamoCreditsLedger,
+  DynamoRateLimiter,
+  DynamoRunningSearches,
+  DynamoSearchStore,
+  SingleTableIdempotencyStore,
+  type TableRef,
+} from '@rivals/db';
 import { config } from './config.js';
 import { logger } from './observability.js';
 
@@ -12,7 +22,7 @@ export const lazy = <T>(make: () => T): (() => T) => {
   return () => (value ??= make());
 };
 
-const dynamo = lazy(() => new DynamoDBClient({}));
+const dynamo = lazy(() => createDynamoClient());
 const table = lazy((): TableRef => ({ client: createDocumentClient(dynamo()), tableName: config.tableName }));
 const ids = lazy(ulidIds);
 const ledger = lazy(() => new DynamoCreditsLedger(table(), ids()));
@@ -25,6 +35,15 @@ const registry = {
   rateLimiter: lazy(() => new DynamoRateLimiter(table(), systemClock)),
   idempotencyStore: lazy(() => new SingleTableIdempotencyStore(config.tableName, dynamo())),
   accountService: lazy(() => new AccountService({ accounts: new DynamoAccountStore(table(), ledger()), ledger: ledger(), clock: systemClock, ids: ids() })),
+  sweeper: lazy(
+    () =>
+      new Sweeper({
+        running: new DynamoRunningSearches(table()),
+        ledger: ledger(),
+        clock: systemClock,
+        onError: (search, error) => logger.error('sweeper could not refund a search', { searchId: search.searchId, error: error as Error }),
+      }),
+  ),
   apiKeyService: lazy(
     () =>
       new ApiKeyService({

@@ -1,49 +1,44 @@
 // infra: the REST API. One function per route of routes.ts, the X-API-Key REQUEST authorizer, and gateway responses
 // that answer in the API's own error shape when API Gateway answers by itself (no key, bad key, unknown route).
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { AccessLogFormat, IdentitySource, LambdaIntegration, LogGroupLogDestination, MethodLoggingLevel, RequestAuthorizer, ResponseType, RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat, EndpointType, IdentitySource, LambdaIntegration, LogGroupLogDestination, MethodLoggingLevel, RequestAuthorizer, ResponseType, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import type { StageConfig } from '../config.js';
 import { ApiFunction } from '../constructs/api-function.js';
-import { AUTHORIZER, ENV, ROUTES, type RateLimitSettings } from '../routes.js';
+import { accessOf, AUTHORIZER, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED } from '../routes.js';
 
 export interface ApiStackProps extends StackProps {
   table: ITable;
-  stageName: string;
-  freeCredits: number;
+  config: StageConfig;
   version: string;
-  /** Token buckets per key and per IP; 0 turns one off. */
-  rateLimits: RateLimitSettings;
 }
 
 /** Bodies of API Gateway's own answers: the same shape as every error of the API (contracts/errors.ts). */
 const errorTemplate = (code: string, message: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ error: { code, message, requestId: '$context.requestId', ...extra } });
 
-/** Whole-number rates refill a token within a second (contracts' GATEWAY_RETRY_AFTER_SECONDS). */
+/** What a gateway 429 asks a client to wait: API Gateway's limiter and the functions' whole-number rates refill within a second. */
 const GATEWAY_RETRY_AFTER_SECONDS = 1;
 
-interface GatewayError {
-  type: ResponseType;
-  status: string;
-  code: string;
-  message: string;
-  /** Static headers (values in single quotes, as API Gateway wants them). */
-  headers?: Record<string, string>;
-  extra?: Record<string, unknown>;
-}
-
-export const GATEWAY_ERRORS: GatewayError[] = [
+/**
+ * API Gateway's own answers, in the API's error shape. A response type with a fixed meaning gets its status; the two
+ * defaults keep the status API Gateway chose (a 504 stays a 504), with a code that fits any status of their class.
+ */
+export const GATEWAY_ERRORS: { type: ResponseType; status?: string; code: string; message: string; extra?: Record<string, unknown> }[] = [
   // The authorizer throws (an error, which API Gateway never caches) when the key lookups of one IP are over the
-  // limit; API Gateway answers any authorizer error with this response. A Deny could not be a 429 and would be cached
-  // for the key. So an authorizer that fails for another reason (its table unreachable) is a 429 too: retryable.
+  // limit, and API Gateway answers every authorizer error with this response. A Deny could be neither a 429 nor left
+  // uncached (it would refuse the key for 60 s, from every address). So an authorizer that fails for another reason
+  // (its table unreachable) is a 429 too: retryable, and visible in the authorizer's error metric and logs.
   {
     type: ResponseType.AUTHORIZER_CONFIGURATION_ERROR,
     status: '429',
     code: 'rate_limited',
     message: 'Too many requests from this address; slow down and retry after the Retry-After seconds.',
-    headers: { 'Retry-After': `'${GATEWAY_RETRY_AFTER_SECONDS}'`, 'RateLimit-Remaining': "'0'", 'RateLimit-Reset': `'${GATEWAY_RETRY_AFTER_SECONDS}'` },
     extra: { retryAfterSeconds: GATEWAY_RETRY_AFTER_SECONDS },
   },
   { type: ResponseType.UNAUTHORIZED, status: '401', code: 'missing_api_key', message: 'Send your API key in the X-API-Key header.' },
@@ -53,10 +48,40 @@ export const GATEWAY_ERRORS: GatewayError[] = [
   { type: ResponseType.REQUEST_TOO_LARGE, status: '413', code: 'payload_too_large', message: 'The request body is too large.' },
   { type: ResponseType.UNSUPPORTED_MEDIA_TYPE, status: '415', code: 'unsupported_media_type', message: 'Unsupported content type.' },
   { type: ResponseType.THROTTLED, status: '429', code: 'rate_limited', message: 'Too many requests; slow down and retry.' },
+  { type: ResponseType.QUOTA_EXCEEDED, status: '429', code: 'rate_limited', message: 'Too many requests; slow down and retry.' },
+  { type: ResponseType.WAF_FILTERED, status: '403', code: 'forbidden', message: 'The request was refused by the firewall.' },
   { type: ResponseType.INTEGRATION_TIMEOUT, status: '504', code: 'research_timeout', message: 'The request took too long.' },
-  { type: ResponseType.DEFAULT_4XX, status: '400', code: 'invalid_request', message: 'The request could not be processed.' },
-  { type: ResponseType.DEFAULT_5XX, status: '500', code: 'internal_error', message: 'Something went wrong on our side.' },
+  { type: ResponseType.DEFAULT_4XX, code: 'invalid_request', message: 'The request could not be processed.' },
+  { type: ResponseType.DEFAULT_5XX, code: 'internal_error', message: 'Something went wrong on our side.' },
 ];
+
+/** Headers on every gateway answer: the request id (as on every Lambda answer) and the API's security headers. */
+const GATEWAY_HEADERS = {
+  'X-Request-Id': 'context.requestId',
+  'X-Content-Type-Options': "'nosniff'",
+  'Cache-Control': "'no-store'",
+};
+
+/** Access-log fields: who, what, how long, and what the integration and authorizer said. */
+const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  ip: '$context.identity.sourceIp',
+  requestTime: '$context.requestTime',
+  httpMethod: '$context.httpMethod',
+  resourcePath: '$context.resourcePath',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integration.error',
+  errorMessage: '$context.error.message',
+  errorType: '$context.error.responseType',
+  authorizerError: '$context.authorizer.error',
+  authorizerLatency: '$context.authorizer.latency',
+  wafStatus: '$context.waf.status',
+  userAgent: '$context.identity.userAgent',
+};
 
 export class ApiStack extends Stack {
   readonly api: RestApi;
@@ -64,43 +89,53 @@ export class ApiStack extends Stack {
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
+    const { config } = props;
     const environment = {
-      [ENV.freeCredits]: String(props.freeCredits),
-      [ENV.deadline]: '25000',
+      [ENV.freeCredits]: String(config.freeCredits),
+      [ENV.deadline]: String(config.researchDeadlineMs),
       [ENV.version]: props.version,
-      [ENV.rateLimitKeyPerSecond]: String(props.rateLimits.keyPerSecond),
-      [ENV.rateLimitKeyBurst]: String(props.rateLimits.keyBurst),
-      [ENV.rateLimitIpPerSecond]: String(props.rateLimits.ipPerSecond),
-      [ENV.rateLimitIpBurst]: String(props.rateLimits.ipBurst),
+      [ENV.rateLimitKeyPerSecond]: String(config.rateLimits.keyPerSecond),
+      [ENV.rateLimitKeyBurst]: String(config.rateLimits.keyBurst),
+      [ENV.rateLimitIpPerSecond]: String(config.rateLimits.ipPerSecond),
+      [ENV.rateLimitIpBurst]: String(config.rateLimits.ipBurst),
     };
+    const logRemoval = config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH });
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: logRemoval });
     this.api = new RestApi(this, 'Api', {
-      restApiName: `rivals-${props.stageName}`,
+      restApiName: `rivals-${config.stage}`,
       description: 'Rivals competitor-research API',
+      endpointConfiguration: { types: [config.endpointType === 'EDGE' ? EndpointType.EDGE : EndpointType.REGIONAL] },
       deployOptions: {
-        stageName: props.stageName,
+        stageName: config.stage,
         tracingEnabled: true,
-        loggingLevel: MethodLoggingLevel.ERROR,
+        // Execution logs need the account's API Gateway CloudWatch role, which only cloudWatchRole=true creates.
+        ...(config.cloudWatchRole ? { loggingLevel: MethodLoggingLevel.ERROR } : {}),
         accessLogDestination: new LogGroupLogDestination(accessLogs),
-        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+        accessLogFormat: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
         // Stage-wide backstop; the per-key and per-IP token buckets of API.md live in the functions (DynamoDB).
         throttlingRateLimit: 200,
         throttlingBurstLimit: 400,
       },
-      cloudWatchRole: true,
+      // Sets an account-wide API Gateway setting, so it is opt-in.
+      cloudWatchRole: config.cloudWatchRole,
+      disableExecuteApiEndpoint: false,
     });
-    for (const { type, status, code, message, headers, extra } of GATEWAY_ERRORS) {
+    for (const { type, status, code, message, extra } of GATEWAY_ERRORS) {
       this.api.addGatewayResponse(`Gateway${type.responseType}`, {
         type,
-        statusCode: status,
-        ...(headers ? { responseHeaders: headers } : {}),
+        ...(status ? { statusCode: status } : {}),
+        // A throttled client is told when to come back (API Gateway's own limiter refills within a second).
+        responseHeaders: { ...GATEWAY_HEADERS, ...(status === '429' ? { 'Retry-After': `'${GATEWAY_RETRY_AFTER_SECONDS}'` } : {}) },
         templates: { 'application/json': errorTemplate(code, message, extra) },
       });
     }
 
-    // Read and write: it records lastUsedAt and takes rate-limit tokens.
-    const authorizerFunction = new ApiFunction(this, AUTHORIZER.id, { entry: AUTHORIZER.entry, environment, memorySize: 256 }).bindTable(props.table, 'readwrite');
+    // The authorizer reads a key's hash claim, its record and its account (GetItem, BatchGetItem; no index), takes
+    // rate-limit tokens per IP, and records lastUsedAt on key records (in account partitions).
+    const authorizerFunction = new ApiFunction(this, AUTHORIZER.id, { entry: AUTHORIZER.entry, environment, retainLogs: config.retainData, memorySize: 256 })
+      .bindTable(props.table, 'read')
+      .grantItemUpdates(props.table, [RATE_LIMIT_PARTITION, 'ACCOUNT#']);
     const authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
       handler: authorizerFunction,
       identitySources: [IdentitySource.header(AUTHORIZER.header)],
@@ -112,12 +147,50 @@ export class ApiStack extends Stack {
         entry: route.entry,
         knowledgeBase: route.knowledgeBase ?? false,
         environment,
+        retainLogs: config.retainData,
         ...(route.memoryMb ? { memorySize: route.memoryMb } : {}),
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
-      }).bindTable(props.table, 'readwrite');
+      })
+        .bindTable(props.table, accessOf(route), { indexes: route.indexes ?? [] })
+        // Every route takes rate-limit tokens before any work, keyless ones included.
+        .grantItemUpdates(props.table, [RATE_LIMIT_PARTITION]);
       this.functions[route.id] = fn;
       const resource = this.api.root.resourceForPath(route.path);
       resource.addMethod(route.method, new LambdaIntegration(fn, { timeout: Duration.seconds(29) }), route.auth ? { authorizer } : {});
     }
+
+    for (const job of SCHEDULED) {
+      const fn = new ApiFunction(this, `${job.id}Function`, { entry: job.entry, environment, retainLogs: config.retainData, timeout: Duration.seconds(job.timeoutSeconds) }).bindTable(props.table, 'write', { indexes: job.indexes ?? [] });
+      this.functions[job.id] = fn;
+      new Rule(this, `${job.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(job.everyMinutes)), targets: [new LambdaFunction(fn, { retryAttempts: 0 })] });
+    }
+
+    if (config.waf) this.firewall(config.wafRateLimit);
+  }
+
+  /** A web ACL on the API stage: a per-IP rate rule (a blunt backstop above the functions' own limiters) and AWS's common rule set. */
+  private firewall(limitPer5Minutes: number) {
+    const rule = (name: string, priority: number, body: Partial<CfnWebACL.RuleProperty>): CfnWebACL.RuleProperty => ({
+      name,
+      priority,
+      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: name, sampledRequestsEnabled: true },
+      ...body,
+    } as CfnWebACL.RuleProperty);
+    const acl = new CfnWebACL(this, 'WebAcl', {
+      scope: 'REGIONAL',
+      defaultAction: { allow: {} },
+      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'rivals-api', sampledRequestsEnabled: true },
+      rules: [
+        rule('per-ip-rate', 0, { action: { block: {} }, statement: { rateBasedStatement: { limit: limitPer5Minutes, aggregateKeyType: 'IP' } } }),
+        // The common rule set blocks bodies over 8 KB; CSV uploads are up to 5 MB, and the API bounds bodies itself.
+        rule('aws-common', 1, {
+          overrideAction: { none: {} },
+          statement: {
+            managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesCommonRuleSet', ruleActionOverrides: [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }] },
+          },
+        }),
+      ],
+    });
+    new CfnWebACLAssociation(this, 'WebAclAssociation', { resourceArn: this.api.deploymentStage.stageArn, webAclArn: acl.attrArn });
   }
 }
