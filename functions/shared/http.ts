@@ -1,6 +1,7 @@
 // composition root: the one middy chain of every HTTP function (normalise headers, check the principal, take
 // rate-limit tokens, parse JSON, validate, map errors), and the one place responses are built.
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
@@ -9,7 +10,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { z } from 'zod';
 import { config } from './config.js';
 import { errorBody, toApiError } from './errors.js';
-import { CORRELATION_ID_PATH, logger } from './observability.js';
+import { CORRELATION_ID_PATH, logger, metrics, tracer } from './observability.js';
 import { rateLimited, rateLimitHeaders, takeTokens } from './rate-limit.js';
 
 export interface HttpRequest<Body, Query = Record<string, string | undefined>> {
@@ -41,6 +42,10 @@ interface RouteOptions<Schema extends z.ZodType | undefined, QuerySchema extends
   query?: QuerySchema;
   handler: Handler<Parsed<Schema, undefined>, Parsed<QuerySchema, Record<string, string | undefined>>>;
 }
+
+const publishMetrics = async () => {
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+};
 
 const requestIdOf = (event: APIGatewayProxyEvent) => event.requestContext?.requestId ?? 'unknown';
 
@@ -101,7 +106,10 @@ export function httpRoute<Schema extends z.ZodType | undefined = undefined, Quer
 ) {
   // Log lines carry the Lambda context and API Gateway's request id, so one request can be followed end to end.
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(injectLambdaContext(logger, { correlationIdPath: CORRELATION_ID_PATH, resetKeys: true }))
+    // Published only when a handler recorded some, so that routes without metrics log nothing about them.
+    .use({ after: publishMetrics, onError: publishMetrics })
     .use(httpHeaderNormalizer());
   // API.md's order of errors is 401, 429, 400: the principal, then the rate limits, then the body.
   if (options.auth) chain.use({ before: async (request) => void principalOf(request.event) });

@@ -1,6 +1,6 @@
 // infra: the REST API. One function per route of routes.ts, the X-API-Key REQUEST authorizer, and gateway responses
 // that answer in the API's own error shape when API Gateway answers by itself (no key, bad key, unknown route).
-import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat, EndpointType, IdentitySource, LambdaIntegration, LogGroupLogDestination, MethodLoggingLevel, RequestAuthorizer, ResponseType, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -10,10 +10,14 @@ import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../config.js';
 import { ApiFunction } from '../constructs/api-function.js';
+import { Observability } from '../constructs/observability.js';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { accessOf, AUTHORIZER, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED } from '../routes.js';
 
 export interface ApiStackProps extends StackProps {
   table: ITable;
+  /** Queues whose dead letters an operator must hear about. */
+  deadLetterQueues: IQueue[];
   config: StageConfig;
   version: string;
 }
@@ -166,6 +170,17 @@ export class ApiStack extends Stack {
     }
 
     if (config.waf) this.firewall(config.wafRateLimit);
+
+    const observability = new Observability(this, 'Observability', {
+      api: this.api,
+      table: props.table,
+      functions: { ...this.functions, [AUTHORIZER.id]: authorizerFunction },
+      deadLetterQueues: props.deadLetterQueues,
+      ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
+    });
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address of the API' });
+    new CfnOutput(this, 'TableName', { value: props.table.tableName, description: 'The single table (for the operator command)' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn, description: 'SNS topic the alarms notify' });
   }
 
   /** A web ACL on the API stage: a per-IP rate rule (a blunt backstop above the functions' own limiters) and AWS's common rule set. */

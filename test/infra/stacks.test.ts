@@ -124,6 +124,19 @@ describe('api stack', () => {
     api.resourceCountIs('AWS::ApiGateway::Account', 0); // the account-wide CloudWatch role is opt-in
   });
 
+  it('alarms on 5xx, latency, function errors and throttles, table throttles, dead letters and sweeper refunds', () => {
+    const alarms = Object.values(api.findResources('AWS::CloudWatch::Alarm'));
+    const metrics = alarms.map((a) => a.Properties.MetricName ?? 'expression');
+    expect(metrics).toEqual(expect.arrayContaining(['5XXError', 'Latency', 'Errors', 'Throttles', 'ApproximateNumberOfMessagesVisible', 'SweeperRefunds', 'expression']));
+    for (const a of alarms) expect(a.Properties.AlarmActions).toHaveLength(1);
+    api.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    api.resourceCountIs('AWS::SNS::Subscription', 0); // an email subscription only with alarmEmail
+  });
+
+  it('names its outputs', () => {
+    expect(Object.keys(api.findOutputs('*'))).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'AlarmTopicArn']));
+  });
+
   it('has no web ACL unless asked for', () => {
     api.resourceCountIs('AWS::WAFv2::WebACL', 0);
   });
