@@ -3,6 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
+import { API_RESPONSE_HEADERS } from '@rivals/contracts';
 import { ApiError, invalidRequest, type Principal } from '@rivals/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
@@ -39,7 +40,7 @@ const requestIdOf = (event: APIGatewayProxyEvent) => event.requestContext?.reque
 export function jsonResult(response: HttpResponse, requestId: string): APIGatewayProxyResult {
   return {
     statusCode: response.statusCode,
-    headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...response.headers },
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...API_RESPONSE_HEADERS, ...response.headers },
     body: response.body === undefined ? '' : JSON.stringify(response.body),
   };
 }

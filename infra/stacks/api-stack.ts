@@ -32,6 +32,9 @@ export const GATEWAY_ERRORS: { type: ResponseType; status: string; code: string;
   { type: ResponseType.DEFAULT_5XX, status: '500', code: 'internal_error', message: 'Something went wrong on our side.' },
 ];
 
+/** On every answer of API Gateway too (contracts' API_RESPONSE_HEADERS; static values are quoted). */
+export const GATEWAY_RESPONSE_HEADERS = { 'X-Content-Type-Options': "'nosniff'", 'Cache-Control': "'no-store'" };
+
 export class ApiStack extends Stack {
   readonly api: RestApi;
   readonly functions: Record<string, ApiFunction> = {};
@@ -64,6 +67,7 @@ export class ApiStack extends Stack {
       this.api.addGatewayResponse(`Gateway${type.responseType}`, {
         type,
         statusCode: status,
+        responseHeaders: GATEWAY_RESPONSE_HEADERS,
         templates: { 'application/json': errorTemplate(code, message) },
       });
     }

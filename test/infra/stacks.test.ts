@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GATEWAY_MESSAGES } from '@rivals/contracts';
+import { API_RESPONSE_HEADERS, GATEWAY_MESSAGES } from '@rivals/contracts';
 import { buildStage } from '../../infra/stage.js';
 import { ROUTES } from '../../infra/routes.js';
 
@@ -63,6 +63,16 @@ describe('api stack', () => {
       expect(response?.Properties.StatusCode).toBe(status);
       const body = JSON.parse(response?.Properties.ResponseTemplates['application/json']);
       expect(body).toEqual({ error: { code, message: GATEWAY_MESSAGES[code], requestId: '$context.requestId' } });
+    }
+  });
+
+  it('sends nosniff and no-store on every answer API Gateway gives by itself, as the functions do', () => {
+    const responses = Object.values(api.findResources('AWS::ApiGateway::GatewayResponse'));
+    expect(responses.length).toBeGreaterThan(0);
+    const expected = Object.fromEntries(Object.entries(API_RESPONSE_HEADERS).map(([name, value]) => [name.toLowerCase(), `'${value}'`]));
+    for (const response of responses) {
+      const headers = Object.fromEntries(Object.entries(response.Properties.ResponseParameters ?? {}).map(([k, v]) => [k.replace('gatewayresponse.header.', '').toLowerCase(), v]));
+      expect(headers).toMatchObject(expected);
     }
   });
 

@@ -50,4 +50,5 @@ export const GATEWAY_MESSAGES = {
   missing_api_key: 'Send your API key in the X-API-Key header.',
   invalid_api_key: 'The API key is not valid: it is unknown, malformed or revoked.',
   not_found: 'No such route.',
+  method_not_allowed: 'This route does not accept that method; the Allow header lists the ones it does.',
 } as const;

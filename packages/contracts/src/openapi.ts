@@ -93,7 +93,12 @@ export function openApiDocument(version: string) {
         },
       },
       '/api/health': {
-        get: { operationId: 'health', summary: 'Liveness (no key)', security: [], responses: { '200': ok('The service runs.', 'Health') } },
+        get: {
+          operationId: 'health',
+          summary: 'Liveness (no key)',
+          security: [],
+          responses: { '200': ok('The service runs.', 'Health'), '503': ok('A part the service needs does not answer; `failing` names it.', 'Health') },
+        },
       },
       '/api/openapi.json': {
         get: {
