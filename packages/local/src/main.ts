@@ -27,7 +27,8 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     void shutdown(signal, 0);
   });
 }
-// `npm start` runs npm -> tsx -> this process. If tsx is killed outright, this one would be left serving the port.
+// `npm start` execs this process under npm (no tsx CLI, no shell in between), so the parent is npm, an IDE or a shell:
+// if it is killed outright, this one would be left serving the port. Checked every second.
 const parent = process.ppid;
 setInterval(() => process.ppid !== parent && void shutdown('parent process gone'), 1000).unref();
 
