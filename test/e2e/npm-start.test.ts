@@ -63,7 +63,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined> | T | 
 async function npmStart() {
   const port = await freePort();
   ports.push(port);
-  const env = { ...process.env, PORT: String(port) };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
   delete env.DATA_DIR;
   const npm = spawn('npm', ['start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   started.push(npm);

@@ -16,6 +16,7 @@ async function shutdown(why: string, code = 0) {
   console.log(`\n${why}: stopping...`);
   // During start-up, what has started so far is stopped once the start is over (or has failed and cleaned up).
   await (await starting?.catch(() => undefined))?.stop();
+  console.log('Stopped.');
   process.exit(code);
 }
 
