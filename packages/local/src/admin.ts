@@ -2,10 +2,9 @@
 // to the local service running on --port (default PORT, else 3000; see instance.ts) by default, or to a deployed
 // table with --table / TABLE_NAME. It says on stderr which one it talks to.
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_FREE_CREDITS } from '@rivals/core';
-import { createDocumentClient } from '@rivals/db';
+import { createDocumentClient, createDynamoClient } from '@rivals/db';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './engines.js';
 import { DEFAULT_PORT, runningInstance } from './instance.js';
 import { PROJECT_ROOT } from './runtime.js';
@@ -26,7 +25,7 @@ const port = (value: string) => {
 async function connect(options: { table?: string; port: number }) {
   const tableName = options.table ?? process.env.TABLE_NAME;
   if (tableName) {
-    const client = new DynamoDBClient({});
+    const client = createDynamoClient();
     const where = process.env.AWS_ENDPOINT_URL_DYNAMODB ?? `AWS region ${await client.config.region()}`;
     console.error(`admin: table ${tableName} (${where})`);
     return { client, tableName };
@@ -34,7 +33,7 @@ async function connect(options: { table?: string; port: number }) {
   const instance = await runningInstance(join(PROJECT_ROOT, '.local'), options.port);
   console.error(`admin: the local service at ${instance.url} (pid ${instance.pid}, data ${instance.dataDir ? `in ${instance.dataDir}` : 'in memory'})`);
   return {
-    client: new DynamoDBClient({ endpoint: instance.endpoints.dynamodb, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
+    client: createDynamoClient({ endpoint: instance.endpoints.dynamodb, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
     tableName: instance.resources.tableName,
   };
 }

@@ -17,7 +17,7 @@ export const LOCAL_REGION = 'us-east-1';
 
 export interface RunningEngine {
   endpoint: string;
-  /** The process group it runs in, when it runs outside this process (DynamoDB Local, under its watchdog). */
+  /** The engine's own process, where it runs in one (DynamoDB Local's java). */
   pid?: number;
   stop(): Promise<void>;
 }
@@ -68,23 +68,17 @@ async function waitFor(check: () => Promise<unknown>, what: string, child: Child
 }
 
 /**
- * Runs a command under a watchdog shell that kills it when the process that started it goes away, even by SIGKILL
- * (an IDE's stop button, a crashed runtime): the shell checks its parent every second. The pair is its own process
- * group, so that stopping kills both, and a Ctrl-C in the terminal reaches only the runtime, which stops it in order.
+ * Kills `pid` when this process goes away, even by SIGKILL (an IDE's stop button, a crashed runtime): a shell beside it
+ * checks its parent, this process, every second. It is killed in turn when the watched process exits.
  */
-const WATCHDOG = `"$@" &
-child=$!
-trap 'kill -TERM "$child" 2>/dev/null' TERM INT HUP
-while kill -0 "$child" 2>/dev/null; do
-  kill -0 "$PPID" 2>/dev/null || { kill -KILL "$child" 2>/dev/null; exit 1; }
-  sleep 1
-done
-wait "$child"`;
-
-function spawnWatched(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess {
-  return spawn('/bin/sh', ['-c', WATCHDOG, 'rivals-watchdog', command, ...args], { ...options, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+function watchdog(pid: number): ChildProcess {
+  const script = 'while kill -0 "$PPID" 2>/dev/null; do sleep 1; done; kill -KILL "$1" 2>/dev/null';
+  const shell = spawn('/bin/sh', ['-c', script, 'rivals-watchdog', String(pid)], { detached: true, stdio: 'ignore' });
+  shell.unref();
+  return shell;
 }
 
+/** Signals the child's process group (it leads one: spawned detached), so that a Ctrl-C reaches only this process. */
 const signalGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
   try {
     process.kill(-child.pid!, signal);
@@ -122,16 +116,19 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   const scratch = options.workDir ? null : mkdtempSync(join(tmpdir(), 'rivals-dynamodb-'));
   // `-disableTelemetry` alone does not stop it: at start it still writes its metadata file and asks AWS (Cognito, then
   // Pinpoint) for credentials unless DDB_LOCAL_TELEMETRY is 0. It never phones home with both.
-  const child = spawnWatched('java', [`-Djava.library.path=${libs}`, '-Xms64m', '-jar', jar, ...storage, '-port', String(port), '-disableTelemetry'], {
+  const child = spawn('java', [`-Djava.library.path=${libs}`, '-Xms64m', '-jar', jar, ...storage, '-port', String(port), '-disableTelemetry'], {
     cwd: options.workDir ?? scratch!,
     env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  const guard = watchdog(child.pid!);
   let stderr = '';
   let stopping = false;
   let running = false;
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
   child.once('exit', (code, signal) => {
-    signalGroup(child, 'SIGKILL'); // the watchdog itself was killed: take Java with it
+    guard.kill();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
     if (running && !stopping) options.onExit?.(`exited with ${signal ?? `code ${code}`}${stderr.trim() ? `: ${stderr.trim()}` : ''}`);
   });

@@ -6,12 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createDocumentClient, type TableRef } from '@rivals/db';
+import { createDocumentClient, createDynamoClient, type TableRef } from '@rivals/db';
 import { freePort, LOCAL_CREDENTIALS, LOCAL_HOST, LOCAL_REGION, startDynamoDbLocal, startS3, startSqs, type DynamoDbLocalOptions, type RunningEngine } from './engines.js';
 import { createFront } from './front.js';
 import { DEFAULT_PORT, lockDataDir, removeInstance, writeInstance } from './instance.js';
 import { provision, type ProvisionedResources } from './provision.js';
+import { startSchedules } from './schedules.js';
 import { tableServices } from './services.js';
 
 export const PROJECT_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
@@ -34,6 +34,8 @@ export interface LocalOptions {
   log?: (line: string) => void;
   /** A part failed for good (DynamoDB Local could not be restarted). `npm start` stops everything and exits. */
   onFatal?: (error: Error) => void;
+  /** Seconds between runs of the scheduled functions (the sweeper); default 60. */
+  scheduleEverySeconds?: number;
 }
 
 export interface LocalService {
@@ -77,7 +79,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     const resources = await provision(endpoints, PREFIX, CLIENT_CONFIG);
     configureHandlers(endpoints, resources);
 
-    const table: TableRef = { client: createDocumentClient(new DynamoDBClient({ ...CLIENT_CONFIG, endpoint: endpoints.dynamodb })), tableName: resources.tableName };
+    const table: TableRef = { client: createDocumentClient(createDynamoClient({ ...CLIENT_CONFIG, endpoint: endpoints.dynamodb })), tableName: resources.tableName };
     const credits = options.devCredits ?? 1000;
     const { accountId, apiKey } = await ensureDevAccount(table, credits, options.devApiKey);
 
@@ -109,6 +111,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
 
     const server = createFront({ projectRoot: PROJECT_ROOT, log });
     cleanups.push(() => closeServer(server));
+    const schedules = startSchedules({ projectRoot: PROJECT_ROOT, everySeconds: options.scheduleEverySeconds ?? 60, log });
+    cleanups.push(() => schedules.stop());
     const url = await listen(server, options.port ?? DEFAULT_PORT, options.host ?? LOCAL_HOST);
     let keyFile: string | null = null;
     if (options.stateDir) {
