@@ -1,7 +1,8 @@
 // operator command: `npm run admin -- <command>`. Accounts are opened by an operator, not a public endpoint. It talks
 // to the local service running on --port (default PORT, else 3000; see instance.ts) by default, or to a deployed
-// table with --table / TABLE_NAME. It says on stderr which one it talks to.
+// table with --stage / --table / TABLE_NAME. It says on stderr which one it talks to.
 import { join } from 'node:path';
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_FREE_CREDITS } from '@rivals/core';
 import { createDocumentClient, createDynamoClient } from '@rivals/db';
@@ -22,8 +23,21 @@ const port = (value: string) => {
   return n;
 };
 
-async function connect(options: { table?: string; port: number }) {
-  const tableName = options.table ?? process.env.TABLE_NAME;
+/** The table of a deployed stage, from its API stack's outputs (your AWS credentials and region). */
+async function tableOfStage(stage: string): Promise<string> {
+  const cloudFormation = new CloudFormationClient({});
+  try {
+    const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: `Rivals-${stage}-Api` }));
+    const tableName = Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === 'TableName')?.OutputValue;
+    if (!tableName) throw new Error(`stack Rivals-${stage}-Api has no TableName output: is it deployed?`);
+    return tableName;
+  } finally {
+    cloudFormation.destroy();
+  }
+}
+
+async function connect(options: { table?: string; stage?: string; port: number }) {
+  const tableName = options.table ?? (options.stage ? await tableOfStage(options.stage) : process.env.TABLE_NAME);
   if (tableName) {
     const client = createDynamoClient();
     const where = process.env.AWS_ENDPOINT_URL_DYNAMODB ?? `AWS region ${await client.config.region()}`;
@@ -38,7 +52,7 @@ async function connect(options: { table?: string; port: number }) {
   };
 }
 
-async function servicesFor(options: { table?: string; port: number }) {
+async function servicesFor(options: { table?: string; stage?: string; port: number }) {
   const { client, tableName } = await connect(options);
   const { accounts, apiKeys } = tableServices({ client: createDocumentClient(client), tableName });
   return { accounts, keys: apiKeys, close: () => client.destroy() };
@@ -46,6 +60,7 @@ async function servicesFor(options: { table?: string; port: number }) {
 
 const program = new Command('admin')
   .description('Operator commands for Rivals accounts, credits and keys.')
+  .option('--stage <name>', 'a deployed stage: its table is read from the stack outputs (AWS credentials and region from the environment)')
   .option('--table <name>', 'DynamoDB table (default: TABLE_NAME, else the running local service)')
   .option('--port <port>', 'port of the running local service to talk to', port, Number(process.env.PORT ?? DEFAULT_PORT));
 const run = (action: (s: Awaited<ReturnType<typeof servicesFor>>, options: Record<string, any>) => Promise<unknown>) => async (options: Record<string, any>) => {
