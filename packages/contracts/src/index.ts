@@ -3,3 +3,4 @@ export * from './search.js';
 export * from './openapi.js';
 export * from './pages.js';
 export * from './api-keys.js';
+export * from './headers.js';
