@@ -1,0 +1,32 @@
+// cli: the stable exit codes of `rivals` (documented in --help and the README).
+import { CommanderError } from 'commander';
+import { RivalsError } from '@rivals/sdk';
+
+export const EXIT = {
+  ok: 0,
+  usage: 1,
+  api: 2,
+  auth: 3,
+  credits: 4,
+  rateLimited: 5,
+  server: 6,
+} as const;
+
+export const EXIT_CODES_HELP = `Exit codes:
+  0  success
+  1  usage error (unknown command or option, bad argument)
+  2  API error (4xx: invalid request or domain, not found, conflict, no competitors found)
+  3  authentication (401: missing or invalid API key)
+  4  insufficient credits (402)
+  5  rate limited (429, after the retries)
+  6  server or network error (5xx, timeout, API unreachable)`;
+
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  if (!(error instanceof RivalsError)) return EXIT.server;
+  if (error.code === 'missing_api_key' || error.status === 401) return EXIT.auth;
+  if (error.status === 402) return EXIT.credits;
+  if (error.status === 429) return EXIT.rateLimited;
+  if (error.status === null || error.status >= 500) return EXIT.server;
+  return EXIT.api;
+}

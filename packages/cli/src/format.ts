@@ -1,0 +1,37 @@
+// cli: output: aligned tables, CSV, and colour only on a terminal (and never with NO_COLOR).
+export interface Style {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+}
+
+export const styleFor = (stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Style => {
+  const on = Boolean(stream.isTTY) && !env.NO_COLOR && env.TERM !== 'dumb';
+  const wrap = (open: number, close: number) => (text: string) => (on ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+  return { bold: wrap(1, 22), dim: wrap(2, 22), red: wrap(31, 39), green: wrap(32, 39) };
+};
+
+export type Cell = string | number | boolean | null | undefined;
+
+const text = (cell: Cell) => (cell === null || cell === undefined ? '' : String(cell));
+
+/** A plain aligned table; numbers right-aligned. */
+export function table(headers: string[], rows: Cell[][], style?: Style): string {
+  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => text(row[i]).length)));
+  const line = (cells: Cell[]) =>
+    cells
+      .map((cell, i) => (typeof cell === 'number' ? text(cell).padStart(widths[i]!) : text(cell).padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  const head = line(headers);
+  return [style ? style.bold(head) : head, ...rows.map(line)].join('\n');
+}
+
+const csvCell = (cell: Cell) => {
+  const value = text(cell);
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+};
+
+/** RFC 4180 CSV. */
+export const csv = (headers: string[], rows: Cell[][]) => [headers, ...rows].map((row) => row.map(csvCell).join(',')).join('\n');

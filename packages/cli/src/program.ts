@@ -1,0 +1,380 @@
+// cli: the `rivals` commands (commander). `run(argv, io)` runs one command line and returns its exit code, so the
+// bin and the tests share every path.
+import { writeFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline/promises';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { SingleBar } from 'cli-progress';
+import { COMPETITOR_TYPES, type SearchRequest } from '@rivals/contracts';
+import { Rivals, RivalsError, type BulkProgress, type ClientOptions } from '@rivals/sdk';
+import { configPath, loadConfig, removeConfig, saveConfig } from './config.js';
+import { EXIT, EXIT_CODES_HELP, exitCodeFor } from './exit-codes.js';
+import { csv, styleFor, table, type Cell } from './format.js';
+
+export interface CliIo {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  env?: NodeJS.ProcessEnv;
+  /** A client factory (tests). */
+  client?: (options: ClientOptions) => Rivals;
+}
+
+const int = (name: string, min: number, max: number) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}.`);
+  return n;
+};
+const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+
+/** The first `max` items of a paged list. */
+async function collect<T>(items: AsyncIterable<T>, max = Infinity): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) {
+    all.push(item);
+    if (all.length >= max) break;
+  }
+  return all;
+}
+
+const EXAMPLES = `
+Examples:
+  $ rivals login                              # store your key (sk-live-...) in your config directory
+  $ rivals search stripe.com                  # 1 credit: a table of competitors
+  $ rivals search stripe.com --limit 10 --types Direct,Indirect --min-score 60 --json
+  $ rivals search https://www.notion.so --exclude coda.io --countries US,GB --csv > notion.csv
+  $ rivals balance
+  $ rivals history --limit 20
+  $ rivals show srch_01j...                   # a past search with the evidence, free
+  $ rivals bulk upload domains.csv --wait -o results.csv
+  $ rivals bulk status job_01j...
+  $ rivals saved add linear.app --note "watch pricing"
+  $ rivals share srch_01j...
+  $ rivals keys create --name ci
+
+Configuration:
+  --api-key, else RIVALS_API_KEY, else the key stored by \`rivals login\`.
+  --base-url, else RIVALS_BASE_URL, else the stored one, else http://127.0.0.1:3000 (the local runtime).
+  A deployed stack: --base-url https://<your CloudFront or API Gateway domain>.
+
+${EXIT_CODES_HELP}
+`;
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const env = io.env ?? process.env;
+  const out = (line = ''): void => void io.stdout.write(`${line}\n`);
+  const style = styleFor(io.stdout, env);
+  const errStyle = styleFor(io.stderr, env);
+  let exitCode: number = EXIT.ok;
+
+  const program = new Command('rivals')
+    .description('Competitor research from the command line: rivals of a company, bulk CSV jobs, your history and keys.')
+    .version('0.1.0')
+    .option('--api-key <key>', 'API key (default: RIVALS_API_KEY, then the stored login)')
+    .option('--base-url <url>', 'API origin (default: RIVALS_BASE_URL, then the stored one, then http://127.0.0.1:3000)')
+    .option('--timeout <seconds>', 'per-request timeout in seconds', int('--timeout', 1, 3600))
+    .addHelpText('after', EXAMPLES)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: (s, write) => write(errStyle.red(s)) })
+    .showHelpAfterError('(run rivals --help for usage)');
+
+  const client = async (): Promise<Rivals> => {
+    const globals = program.opts<{ apiKey?: string; baseUrl?: string; timeout?: number }>();
+    const stored = await loadConfig(env);
+    const options: ClientOptions = {
+      apiKey: globals.apiKey ?? (env.RIVALS_API_KEY || stored.apiKey),
+      baseUrl: globals.baseUrl ?? (env.RIVALS_BASE_URL || stored.baseUrl),
+      timeoutMs: globals.timeout ? globals.timeout * 1000 : undefined,
+    };
+    return io.client ? io.client(options) : new Rivals(options);
+  };
+  const emit = (json: boolean, value: unknown, render: () => string): void => out(json ? JSON.stringify(value, null, 2) : render());
+
+  program
+    .command('login')
+    .description('check an API key and store it (mode 0600) in your config directory')
+    .option('--key <key>', 'the key (default: read from stdin)')
+    .action(async (options: { key?: string }) => {
+      let key = options.key ?? program.opts().apiKey;
+      if (!key) {
+        const rl = createInterface({ input: io.stdin ?? process.stdin, output: io.stderr, terminal: false });
+        if (io.stdin?.isTTY ?? process.stdin.isTTY) io.stderr.write('API key (sk-live-...): ');
+        key = (await rl.question('')).trim();
+        rl.close();
+      }
+      if (!key) throw new CommanderError(EXIT.usage, 'rivals.usage', 'No key given.');
+      const baseUrl = program.opts().baseUrl ?? (env.RIVALS_BASE_URL || undefined);
+      const rivals = io.client ? io.client({ apiKey: key, baseUrl }) : new Rivals({ apiKey: key, baseUrl });
+      const { creditsRemaining } = await rivals.balance();
+      const path = await saveConfig({ apiKey: key, ...(baseUrl ? { baseUrl } : {}) }, env);
+      out(`Logged in; ${creditsRemaining} credits left. Key stored in ${path}`);
+    });
+
+  program
+    .command('logout')
+    .description('forget the stored key')
+    .action(async () => {
+      await removeConfig(env);
+      out(`Removed ${configPath(env)}`);
+    });
+
+  program
+    .command('search')
+    .description('research the competitors of a domain (1 credit; refunded if nothing is found)')
+    .argument('<domain>', 'a domain or URL, e.g. stripe.com')
+    .option('-n, --limit <n>', 'competitors to return, 1..100', int('--limit', 1, 100))
+    .option('--exclude <domains>', 'comma-separated domains never to return (repeatable)', list)
+    .addOption(new Option('--types <types>', `only these types: ${COMPETITOR_TYPES.join(',')}`).argParser(list))
+    .option('--min-score <n>', 'only competitors scoring at least n (0..100)', int('--min-score', 0, 100))
+    .option('--countries <codes>', 'only competitors headquartered in these ISO countries, e.g. US,DE', list)
+    .option('--json', 'print the JSON result')
+    .option('--csv', 'print CSV')
+    .action(async (domain: string, options: { limit?: number; exclude?: string[]; types?: string[]; minScore?: number; countries?: string[]; json?: boolean; csv?: boolean }) => {
+      const request: SearchRequest = { domain };
+      if (options.limit !== undefined) request.limit = options.limit;
+      if (options.exclude) request.exclude = options.exclude;
+      if (options.types) request.types = options.types as SearchRequest['types'];
+      if (options.minScore !== undefined) request.minMatchScore = options.minScore;
+      if (options.countries) request.countries = options.countries;
+      const result = await (await client()).search(request);
+      const headers = ['rank', 'company', 'domain', 'matchScore', 'type', 'confidence', 'likelyCompetitor'];
+      const rows: Cell[][] = result.competitors.map((c) => [c.rank, c.company, c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor]);
+      if (options.csv) return out(csv(headers, rows));
+      emit(Boolean(options.json), result, () =>
+        [
+          table(['#', 'company', 'domain', 'score', 'type', 'confidence', 'likely'], rows.map((r) => [...r.slice(0, 6), r[6] ? 'yes' : '']), style),
+          style.dim(`${result.domain}: ${result.totalCompetitors} competitors (${result.likelyCompetitors} likely) in ${result.elapsedSeconds}s; ${result.creditsRemaining} credits left; search ${result.searchId ?? '-'}`),
+        ].join('\n'),
+      );
+    });
+
+  program
+    .command('balance')
+    .description('credits left (free)')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const balance = await (await client()).balance();
+      emit(Boolean(options.json), balance, () => `${balance.creditsRemaining} credits`);
+    });
+
+  program
+    .command('history')
+    .description('your past searches, newest first (free)')
+    .option('-n, --limit <n>', 'how many (default 50)', int('--limit', 1, 100_000))
+    .option('--json', 'print JSON')
+    .action(async (options: { limit?: number; json?: boolean }) => {
+      const wanted = options.limit ?? 50;
+      const rivals = await client();
+      const items = await collect(rivals.history.iterate({ limit: Math.min(wanted, 200) }), wanted);
+      emit(Boolean(options.json), items, () =>
+        table(['id', 'domain', 'status', 'createdAt', 'competitors', 'likely', 'source'], items.map((s) => [s.id, s.domain, s.status, s.createdAt, s.totalCompetitors, s.likelyCompetitors, s.jobId ? `bulk ${s.jobId}` : s.source]), style),
+      );
+    });
+
+  program
+    .command('show')
+    .description('a past search with the evidence behind each competitor (free)')
+    .argument('<searchId>')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { json?: boolean }) => {
+      const search = await (await client()).searches.get(id);
+      emit(Boolean(options.json), search, () =>
+        [
+          style.bold(`${search.domain}  ${search.status}  ${search.createdAt}  ${search.totalCompetitors} competitors (${search.likelyCompetitors} likely)${search.error ? `  error: ${search.error}` : ''}`),
+          table(['#', 'company', 'domain', 'score', 'type', 'why'], search.competitors.map((c) => [c.rank, c.company, c.domain, c.matchScore, c.type, [c.evidence.relation, ...c.evidence.sharedCategories].filter(Boolean).slice(0, 3).join('; ')]), style),
+        ].join('\n'),
+      );
+    });
+
+  const bulk = program.command('bulk').description('bulk CSV jobs (1 credit a domain with results)');
+  const progressBar = (wait: boolean) => {
+    if (!wait) return { update: () => {}, stop: () => {} };
+    const bar = new SingleBar(
+      { format: 'bulk {jobId} [{bar}] {percentage}% | {value}/{total} domains | {status}', stream: io.stderr as NodeJS.WritableStream & { isTTY: boolean }, noTTYOutput: false, hideCursor: Boolean(io.stderr.isTTY) },
+    );
+    let started = false;
+    return {
+      update: (p: BulkProgress) => {
+        const done = p.completedDomains + p.failedDomains;
+        if (!started && io.stderr.isTTY) bar.start(p.totalDomains || 1, done, { jobId: p.jobId, status: p.status });
+        started = true;
+        if (io.stderr.isTTY) {
+          bar.setTotal(p.totalDomains || 1);
+          bar.update(done, { status: p.status });
+        } else io.stderr.write(`bulk ${p.jobId}: ${p.status} ${done}/${p.totalDomains}\n`);
+      },
+      stop: () => io.stderr.isTTY && started && bar.stop(),
+    };
+  };
+  const writeCsv = async (content: string, output?: string): Promise<void> => {
+    if (output) await writeFile(output, content);
+    else io.stdout.write(content.endsWith('\n') ? content : `${content}\n`);
+  };
+
+  bulk
+    .command('upload')
+    .description('upload a CSV of domains (direct up to 5 MB, presigned above); prints the job id')
+    .argument('<file>')
+    .option('-n, --limit <n>', 'competitors per domain, 1..100', int('--limit', 1, 100))
+    .option('--webhook-url <url>', 'https URL told when the job ends')
+    .option('--wait', 'wait with a progress bar, then print (or -o save) the results CSV')
+    .option('-o, --output <file>', 'with --wait: write the results CSV here')
+    .option('--poll <seconds>', 'with --wait: seconds between polls', int('--poll', 1, 3600), 2)
+    .option('--json', 'print JSON')
+    .action(async (file: string, options: { limit?: number; webhookUrl?: string; wait?: boolean; output?: string; poll: number; json?: boolean }) => {
+      const rivals = await client();
+      const bar = progressBar(Boolean(options.wait));
+      if (!options.wait) {
+        const { readFile } = await import('node:fs/promises');
+        const accepted = await rivals.bulk.upload(await readFile(file), { limit: options.limit, webhookUrl: options.webhookUrl });
+        return emit(Boolean(options.json), accepted, () => `job ${accepted.jobId}: ${accepted.status}, ${accepted.totalDomains} domains, ${accepted.creditsReserved} credits reserved, ${accepted.creditsRemaining} left`);
+      }
+      try {
+        const { job, csv: results } = await rivals.bulk.run(file, { limit: options.limit, webhookUrl: options.webhookUrl, pollIntervalMs: options.poll * 1000, onProgress: (p) => bar.update(p) });
+        bar.stop();
+        if (options.json) return emit(true, job, () => '');
+        io.stderr.write(`job ${job.jobId}: ${job.status}, ${job.completedDomains} done, ${job.failedDomains} failed, ${job.creditsCharged} credits charged, ${job.creditsRefunded} refunded\n`);
+        if (results !== null) await writeCsv(results, options.output);
+      } finally {
+        bar.stop();
+      }
+    });
+
+  bulk
+    .command('status')
+    .description('a job\'s progress and results (free)')
+    .argument('<jobId>')
+    .option('--json', 'print JSON')
+    .action(async (jobId: string, options: { json?: boolean }) => {
+      const job = await (await client()).bulk.get(jobId);
+      emit(Boolean(options.json), job, () =>
+        [
+          style.bold(`job ${job.jobId}: ${job.status}, ${job.completedDomains}/${job.totalDomains} done, ${job.failedDomains} failed, ${job.creditsCharged} charged, ${job.creditsRefunded} refunded`),
+          table(['domain', 'status', 'competitors', 'likely', 'searchId', 'error'], job.results.map((r) => [r.domain, r.status, r.totalCompetitors, r.likelyCompetitors, r.searchId, r.error]), style),
+          job.nextCursor ? style.dim('(more results: --json and the API\'s cursor, or `rivals bulk download`)') : '',
+        ].filter(Boolean).join('\n'),
+      );
+    });
+
+  bulk
+    .command('download')
+    .description('the results CSV of a job')
+    .argument('<jobId>')
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .action(async (jobId: string, options: { output?: string }) => writeCsv(await (await client()).bulk.download(jobId), options.output));
+
+  bulk
+    .command('cancel')
+    .description('cancel a queued or running job; domains not started are refunded')
+    .argument('<jobId>')
+    .action(async (jobId: string) => {
+      await (await client()).bulk.cancel(jobId);
+      out(`job ${jobId} cancelled`);
+    });
+
+  bulk
+    .command('list')
+    .description('your bulk jobs, newest first')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const page = await (await client()).bulk.list();
+      emit(Boolean(options.json), page.items, () => table(['jobId', 'status', 'domains', 'done', 'failed', 'createdAt'], page.items.map((j) => [j.jobId, j.status, j.totalDomains, j.completedDomains, j.failedDomains, j.createdAt]), style));
+    });
+
+  program
+    .command('companies')
+    .description('every company found across your searches, most often found first (free)')
+    .option('--json', 'print JSON')
+    .option('--csv', 'print CSV (the API\'s export)')
+    .action(async (options: { json?: boolean; csv?: boolean }) => {
+      const rivals = await client();
+      if (options.csv) return writeCsv(await rivals.myCompanies.csv());
+      const companies = await rivals.myCompanies.list();
+      emit(Boolean(options.json), companies, () =>
+        table(['company', 'domain', 'found', 'best', 'types', 'lastSeenAt'], companies.items.map((c) => [c.company, c.domain, c.timesFound, c.bestMatchScore, c.types.join(','), c.lastSeenAt]), style),
+      );
+    });
+
+  const saved = program.command('saved').description('your saved companies (watchlist)');
+  saved
+    .command('list')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const items = await collect((await client()).saved.iterate({ limit: 200 }));
+      emit(Boolean(options.json), items, () => table(['domain', 'company', 'note', 'searchId'], items.map((s) => [s.domain, s.company, s.note, s.searchId]), style));
+    });
+  saved
+    .command('add')
+    .argument('<domain>')
+    .option('--company <name>')
+    .option('--note <text>')
+    .option('--search-id <id>', 'the search it was found in')
+    .option('--json', 'print JSON')
+    .action(async (domain: string, options: { company?: string; note?: string; searchId?: string; json?: boolean }) => {
+      const row = await (await client()).saved.add({ domain, company: options.company, note: options.note, searchId: options.searchId });
+      emit(Boolean(options.json), row, () => `saved ${row.domain}`);
+    });
+  saved
+    .command('remove')
+    .argument('<domain>')
+    .action(async (domain: string) => {
+      await (await client()).saved.remove(domain);
+      out(`removed ${domain}`);
+    });
+
+  program
+    .command('share')
+    .description('a public read-only link to a search (--revoke to take it back)')
+    .argument('<searchId>')
+    .option('--revoke', 'revoke the link')
+    .option('--json', 'print JSON')
+    .action(async (id: string, options: { revoke?: boolean; json?: boolean }) => {
+      const rivals = await client();
+      if (options.revoke) {
+        await rivals.searches.unshare(id);
+        return out(`share of ${id} revoked`);
+      }
+      const share = await rivals.searches.share(id);
+      emit(Boolean(options.json), share, () => share.url);
+    });
+
+  const keys = program.command('keys').description('API keys of your account');
+  keys
+    .command('list')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      const items = await collect((await client()).keys.iterate({ limit: 200 }));
+      emit(Boolean(options.json), items, () =>
+        table(['id', 'name', 'key', 'createdAt', 'lastUsedAt', 'revokedAt'], items.map((k) => [k.id, k.name, `${k.prefix}...${k.last4}`, k.createdAt, k.lastUsedAt, k.revokedAt]), style),
+      );
+    });
+  keys
+    .command('create')
+    .option('--name <name>')
+    .option('--json', 'print JSON')
+    .action(async (options: { name?: string; json?: boolean }) => {
+      const key = await (await client()).keys.create(options.name ? { name: options.name } : {});
+      emit(Boolean(options.json), key, () => `${key.key}\n${style.dim(`id ${key.id}; shown this once: store it now`)}`);
+    });
+  keys
+    .command('revoke')
+    .argument('<id>')
+    .action(async (id: string) => {
+      await (await client()).keys.revoke(id);
+      out(`revoked ${id}`);
+    });
+
+  for (const command of program.commands) command.exitOverride().configureOutput(program.configureOutput());
+  for (const group of [bulk, saved, keys]) for (const command of group.commands) command.exitOverride().configureOutput(program.configureOutput());
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    exitCode = exitCodeFor(error);
+    if (error instanceof RivalsError) {
+      io.stderr.write(`${errStyle.red(`error ${error.code}`)}${error.status ? ` (${error.status})` : ''}: ${error.message}${error.requestId ? errStyle.dim(` [request ${error.requestId}]`) : ''}\n`);
+    } else if (!(error instanceof CommanderError)) {
+      io.stderr.write(`${errStyle.red('error')}: ${(error as Error)?.message ?? error}\n`);
+    } else if (error.code === 'rivals.usage') io.stderr.write(`${errStyle.red('error')}: ${error.message}\n`);
+  }
+  return exitCode;
+}

@@ -1,0 +1,227 @@
+// sdk-node: the Rivals client: one method per endpoint, async iterators over the paged lists, and the bulk helper.
+import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import type { ApiKeySummary, Balance, CreatedApiKey, Health, SearchRequest, StoredSearch } from '@rivals/contracts';
+import { RivalsError } from './errors.js';
+import { Transport, type ClientOptions, type HttpRequest, type RequestOptions } from './transport.js';
+import {
+  BULK_TERMINAL,
+  type BulkJob,
+  type BulkJobSummary,
+  type BulkUploadAccepted,
+  type BulkUploadOptions,
+  type BulkUploadUrl,
+  type HistoryItem,
+  type MyCompanies,
+  type Page,
+  type PageParams,
+  type SavedCompany,
+  type SavedCompanyInput,
+  type SearchResponse,
+  type Share,
+} from './types.js';
+
+/** Largest body the API takes directly; bigger files go through a presigned upload (up to 50 MB). */
+export const DIRECT_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+
+export interface BulkProgress {
+  jobId: string;
+  status: BulkJob['status'];
+  totalDomains: number;
+  completedDomains: number;
+  failedDomains: number;
+}
+
+export interface BulkRunOptions extends BulkUploadOptions, RequestOptions {
+  /** Called after the upload and on every poll. */
+  onProgress?: (progress: BulkProgress) => void;
+  /** Poll interval in milliseconds; default 2000. */
+  pollIntervalMs?: number;
+  /** Give up waiting after this many milliseconds; default: wait as long as it takes. */
+  waitTimeoutMs?: number;
+  /** Files larger than this go through a presigned upload; default 5 MB. */
+  directMaxBytes?: number;
+  /** Also download the results CSV when the job is done; default true. */
+  download?: boolean;
+}
+
+const enc = encodeURIComponent;
+const pick = (options: RequestOptions = {}): RequestOptions => ({ signal: options.signal, timeoutMs: options.timeoutMs, maxRetries: options.maxRetries, headers: options.headers });
+
+export class Rivals {
+  readonly transport: Transport;
+
+  constructor(options: ClientOptions = {}) {
+    this.transport = new Transport(options);
+  }
+
+  get baseUrl(): string {
+    return this.transport.baseUrl;
+  }
+
+  private async call<T>(request: HttpRequest): Promise<T> {
+    return (await this.transport.request<T>(request)).data;
+  }
+
+  /** Pages through a list from its first page (or `cursor`) to its last, one request a page. */
+  async *paginate<T>(path: string, params: PageParams & Record<string, unknown> = {}, options: RequestOptions = {}): AsyncGenerator<T> {
+    let cursor = params.cursor ?? null;
+    do {
+      const page = await this.call<Page<T>>({ method: 'GET', path, query: { ...(params as Record<string, string | number>), cursor }, ...pick(options) });
+      yield* page.items;
+      cursor = page.nextCursor;
+    } while (cursor);
+  }
+
+  // ---- service ----
+  health(options?: RequestOptions): Promise<Health> {
+    return this.call({ method: 'GET', path: '/api/health', auth: false, ...pick(options) });
+  }
+
+  openapi(options?: RequestOptions): Promise<Record<string, unknown>> {
+    return this.call({ method: 'GET', path: '/api/openapi.json', auth: false, ...pick(options) });
+  }
+
+  // ---- search (1 credit) ----
+  /**
+   * Researches a domain's competitors: 1 credit, refunded if the search fails or finds none. Every call sends an
+   * Idempotency-Key (generated unless given), so the SDK's retries never charge twice.
+   */
+  async search(request: SearchRequest | string, options: RequestOptions = {}): Promise<SearchResponse> {
+    const body = typeof request === 'string' ? { domain: request } : request;
+    const response = await this.transport.request<Omit<SearchResponse, 'searchId' | 'requestId' | 'replayed'>>({
+      method: 'POST',
+      path: '/api/v1/search',
+      json: body,
+      idempotencyKey: options.idempotencyKey ?? randomUUID(),
+      ...pick(options),
+    });
+    return { ...response.data, searchId: response.headers.get('x-search-id'), requestId: response.requestId, replayed: response.headers.get('idempotent-replayed') === 'true' };
+  }
+
+  balance(options?: RequestOptions): Promise<Balance> {
+    return this.call({ method: 'GET', path: '/api/v1/balance', ...pick(options) });
+  }
+
+  // ---- searches, history, shares ----
+  readonly searches = {
+    /** A stored search with the evidence behind each competitor. Free. */
+    get: (id: string, options?: RequestOptions): Promise<StoredSearch> => this.call({ method: 'GET', path: `/api/searches/${enc(id)}`, ...pick(options) }),
+    /** A public read-only link to a search (the same live link when called again). */
+    share: (id: string, options?: RequestOptions): Promise<Share> => this.call({ method: 'POST', path: `/api/searches/${enc(id)}/share`, idempotent: true, ...pick(options) }),
+    unshare: (id: string, options?: RequestOptions): Promise<void> => this.call({ method: 'DELETE', path: `/api/searches/${enc(id)}/share`, ...pick(options) }),
+    /** A shared search, read without a key. */
+    shared: (token: string, options?: RequestOptions): Promise<StoredSearch> => this.call({ method: 'GET', path: `/api/shared/${enc(token)}`, auth: false, ...pick(options) }),
+  };
+
+  readonly history = {
+    list: (params: PageParams = {}, options?: RequestOptions): Promise<Page<HistoryItem>> => this.call({ method: 'GET', path: '/api/history', query: { ...params }, ...pick(options) }),
+    /** Every past search, newest first, fetched a page at a time. */
+    iterate: (params: PageParams = {}, options?: RequestOptions): AsyncGenerator<HistoryItem> => this.paginate('/api/history', { ...params }, options),
+  };
+
+  // ---- account data ----
+  readonly myCompanies = {
+    /** Every company found across your searches, most often found first (up to 5,000). */
+    list: (options?: RequestOptions): Promise<MyCompanies> => this.call({ method: 'GET', path: '/api/my-companies', ...pick(options) }),
+    csv: (options?: RequestOptions): Promise<string> => this.call({ method: 'GET', path: '/api/my-companies', query: { format: 'csv' }, headers: { accept: 'text/csv' }, ...pick(options) }),
+  };
+
+  readonly saved = {
+    list: (params: PageParams = {}, options?: RequestOptions): Promise<Page<SavedCompany>> => this.call({ method: 'GET', path: '/api/saved-companies', query: { ...params }, ...pick(options) }),
+    iterate: (params: PageParams = {}, options?: RequestOptions): AsyncGenerator<SavedCompany> => this.paginate('/api/saved-companies', { ...params }, options),
+    /** Saves a company (saving the same domain again returns the existing row). */
+    add: (company: SavedCompanyInput, options?: RequestOptions): Promise<SavedCompany> => this.call({ method: 'POST', path: '/api/saved-companies', json: company, idempotent: true, ...pick(options) }),
+    remove: (domain: string, options?: RequestOptions): Promise<void> => this.call({ method: 'DELETE', path: `/api/saved-companies/${enc(domain)}`, ...pick(options) }),
+  };
+
+  readonly keys = {
+    list: (params: PageParams = {}, options?: RequestOptions): Promise<Page<ApiKeySummary>> => this.call({ method: 'GET', path: '/api/auth/api-keys', query: { ...params }, ...pick(options) }),
+    iterate: (params: PageParams = {}, options?: RequestOptions): AsyncGenerator<ApiKeySummary> => this.paginate('/api/auth/api-keys', { ...params }, options),
+    /** A new key; its secret is in `key`, shown this once. */
+    create: (params: { name?: string } = {}, options?: RequestOptions): Promise<CreatedApiKey> => this.call({ method: 'POST', path: '/api/auth/api-keys', json: params, ...pick(options) }),
+    revoke: (id: string, options?: RequestOptions): Promise<void> => this.call({ method: 'DELETE', path: `/api/auth/api-keys/${enc(id)}`, ...pick(options) }),
+  };
+
+  readonly webhookSecret = {
+    /** Creates or rotates the account's webhook secret (`whsec_...`, shown once). */
+    rotate: (options?: RequestOptions): Promise<{ secret: string }> => this.call({ method: 'POST', path: '/api/webhook-secret', ...pick(options) }),
+  };
+
+  // ---- bulk (1 credit a domain with results) ----
+  readonly bulk = {
+    /** Uploads a CSV (up to 5 MB) directly; the job's credits are reserved up front. */
+    upload: (csv: string | Uint8Array, params: BulkUploadOptions = {}, options: RequestOptions = {}): Promise<BulkUploadAccepted> =>
+      this.call({
+        method: 'POST',
+        path: '/api/bulk/upload',
+        query: { limit: params.limit, webhookUrl: params.webhookUrl },
+        body: csv,
+        contentType: 'text/csv',
+        idempotencyKey: options.idempotencyKey ?? randomUUID(),
+        ...pick(options),
+      }),
+    /** A presigned URL for a larger CSV (up to 50 MB); the job starts when the file lands. */
+    createUploadUrl: (params: BulkUploadOptions & { filename?: string } = {}, options?: RequestOptions): Promise<BulkUploadUrl> =>
+      this.call({ method: 'POST', path: '/api/bulk/upload-url', json: params, ...pick(options) }),
+    /** PUTs the file to a presigned URL (no API key: the URL is the credential). */
+    putFile: async (uploadUrl: string, csv: string | Uint8Array, options?: RequestOptions): Promise<void> => {
+      await this.call({ method: 'PUT', path: '', url: uploadUrl, body: csv, contentType: 'text/csv', idempotent: true, ...pick(options) });
+    },
+    get: (jobId: string, params: PageParams = {}, options?: RequestOptions): Promise<BulkJob> => this.call({ method: 'GET', path: `/api/bulk/jobs/${enc(jobId)}`, query: { ...params }, ...pick(options) }),
+    /** Every result row of a job. */
+    results: (jobId: string, params: PageParams = {}, options?: RequestOptions) => this.paginateJob(jobId, params, options),
+    list: (params: PageParams = {}, options?: RequestOptions): Promise<Page<BulkJobSummary>> => this.call({ method: 'GET', path: '/api/bulk/jobs', query: { ...params }, ...pick(options) }),
+    iterate: (params: PageParams = {}, options?: RequestOptions): AsyncGenerator<BulkJobSummary> => this.paginate('/api/bulk/jobs', { ...params }, options),
+    /** The results as CSV: one row per competitor, one row with `error` per failed domain. */
+    download: (jobId: string, options?: RequestOptions): Promise<string> => this.call({ method: 'GET', path: `/api/bulk/jobs/${enc(jobId)}/download`, headers: { accept: 'text/csv' }, ...pick(options) }),
+    /** Cancels a queued or running job; domains not yet started are refunded. */
+    cancel: (jobId: string, options?: RequestOptions): Promise<void> => this.call({ method: 'DELETE', path: `/api/bulk/jobs/${enc(jobId)}`, ...pick(options) }),
+    /** Polls a job until it ends, reporting progress. */
+    wait: (jobId: string, options: Omit<BulkRunOptions, 'limit' | 'webhookUrl' | 'directMaxBytes' | 'download'> = {}) => this.waitForJob(jobId, options),
+    /**
+     * The whole round: uploads `file` (a path, or the CSV itself as a Buffer), directly or through a presigned URL
+     * by size, waits for the job with progress callbacks and downloads the results.
+     */
+    run: (file: string | Uint8Array, options: BulkRunOptions = {}) => this.runBulk(file, options),
+  };
+
+  private async *paginateJob(jobId: string, params: PageParams, options?: RequestOptions): AsyncGenerator<BulkJob['results'][number]> {
+    let cursor = params.cursor ?? null;
+    do {
+      const job = await this.bulk.get(jobId, { limit: params.limit, cursor: cursor ?? undefined }, options);
+      yield* job.results;
+      cursor = job.nextCursor;
+    } while (cursor);
+  }
+
+  private async waitForJob(jobId: string, options: BulkRunOptions): Promise<BulkJob> {
+    const started = Date.now();
+    for (;;) {
+      const job = await this.bulk.get(jobId, { limit: 1 }, options);
+      options.onProgress?.({ jobId, status: job.status, totalDomains: job.totalDomains, completedDomains: job.completedDomains, failedDomains: job.failedDomains });
+      if (BULK_TERMINAL.includes(job.status)) return job;
+      if (options.waitTimeoutMs !== undefined && Date.now() - started > options.waitTimeoutMs)
+        throw new RivalsError({ code: 'timeout', message: `Bulk job ${jobId} is still ${job.status} after ${options.waitTimeoutMs} ms.` });
+      await new Promise((resolve) => setTimeout(resolve, options.pollIntervalMs ?? 2000));
+      options.signal?.throwIfAborted();
+    }
+  }
+
+  private async runBulk(file: string | Uint8Array, options: BulkRunOptions): Promise<{ jobId: string; job: BulkJob; csv: string | null }> {
+    const content = typeof file === 'string' ? await readFile(file) : file;
+    const params = { limit: options.limit, webhookUrl: options.webhookUrl };
+    let jobId: string;
+    if (content.byteLength <= (options.directMaxBytes ?? DIRECT_UPLOAD_MAX_BYTES)) {
+      jobId = (await this.bulk.upload(content, params, options)).jobId;
+    } else {
+      const filename = typeof file === 'string' ? file.split(/[\\/]/).pop() : undefined;
+      const target = await this.bulk.createUploadUrl({ ...params, filename }, options);
+      await this.bulk.putFile(target.uploadUrl, content, options);
+      jobId = target.jobId;
+    }
+    const job = await this.waitForJob(jobId, options);
+    const csv = options.download === false || job.status !== 'completed' ? null : await this.bulk.download(jobId, options);
+    return { jobId, job, csv };
+  }
+}
