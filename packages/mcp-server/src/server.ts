@@ -1,0 +1,173 @@
+// mcp-server: the Rivals tools for agents (Model Context Protocol). Each tool calls the SDK and answers with
+// structured content plus a short text table; an API error is a tool error carrying the API's code.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { COMPETITOR_TYPES } from '@rivals/contracts';
+import { Rivals, RivalsError, SDK_VERSION } from '@rivals/sdk';
+
+type Cell = string | number | boolean | null | undefined;
+
+/** A short plain-text table (the first rows) for the text part of an answer. */
+export const textTable = (headers: string[], rows: Cell[][], max = 25): string => {
+  const shown = rows.slice(0, max).map((row) => row.map((cell) => (cell === null || cell === undefined ? '' : String(cell))));
+  const widths = headers.map((header, i) => Math.max(header.length, ...shown.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ').trimEnd();
+  const more = rows.length > max ? [`... ${rows.length - max} more rows in the structured content`] : [];
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('-|-'), ...shown.map(line), ...more].join('\n');
+};
+
+const answer = (structured: Record<string, unknown>, text: string): CallToolResult => ({ structuredContent: structured, content: [{ type: 'text', text }] });
+
+/** A tool error: the API's code, status and request id, in text and in structure. */
+export const toolError = (error: unknown): CallToolResult => {
+  const e =
+    error instanceof RivalsError
+      ? { code: error.code, status: error.status, message: error.message, requestId: error.requestId, ...(error.retryAfterSeconds !== null ? { retryAfterSeconds: error.retryAfterSeconds } : {}), ...(error.creditsRemaining !== null ? { creditsRemaining: error.creditsRemaining } : {}) }
+      : { code: 'internal_error', status: null, message: (error as Error)?.message ?? String(error), requestId: null };
+  return { isError: true, structuredContent: { error: e }, content: [{ type: 'text', text: `Error ${e.code}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.message}${e.requestId ? ` [request ${e.requestId}]` : ''}` }] };
+};
+
+const guard =
+  <A>(run: (args: A) => Promise<CallToolResult>) =>
+  async (args: A): Promise<CallToolResult> => {
+    try {
+      return await run(args);
+    } catch (error) {
+      return toolError(error);
+    }
+  };
+
+const page = { limit: z.number().int().min(1).max(200).optional().describe('Items per page, 1..200 (default 50).'), cursor: z.string().optional().describe('nextCursor of the previous page.') };
+
+export function createServer(rivals: Rivals): McpServer {
+  const server = new McpServer({ name: 'rivals', version: SDK_VERSION });
+  const free = { readOnlyHint: true, openWorldHint: false } as const;
+
+  server.registerTool(
+    'search_competitors',
+    {
+      title: 'Search competitors',
+      description:
+        'Research the competitors of a company by its domain (e.g. "stripe.com" or a URL): up to 100 ranked competitors with match score (0-100), type (Direct, Indirect, Adjacent, Emerging), confidence and a likely-competitor flag. COSTS 1 CREDIT per call (refunded if the search fails or finds nothing); check get_balance first when credits are scarce, and reuse get_search / list_history for past results, which are free.',
+      inputSchema: {
+        domain: z.string().min(1).max(2048).describe('The company\'s domain or website URL.'),
+        limit: z.number().int().min(1).max(100).optional().describe('Competitors to return, 1..100 (default 100).'),
+        exclude: z.array(z.string()).max(100).optional().describe('Domains never to return.'),
+        types: z.array(z.enum(COMPETITOR_TYPES)).min(1).optional().describe('Only these competitor types.'),
+        minMatchScore: z.number().int().min(0).max(100).optional().describe('Only competitors scoring at least this.'),
+        countries: z.array(z.string().length(2)).min(1).optional().describe('Only competitors headquartered in these ISO 3166-1 alpha-2 countries.'),
+      },
+      annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    guard(async (args) => {
+      const result = await rivals.search(args);
+      const rows = result.competitors.map((c) => [c.rank, c.company, c.domain, c.matchScore, c.type, c.likelyCompetitor ? 'yes' : '']);
+      return answer(
+        { searchId: result.searchId, ...stripClientFields(result) },
+        `${result.domain}: ${result.totalCompetitors} competitors (${result.likelyCompetitors} likely); 1 credit used, ${result.creditsRemaining} left; searchId ${result.searchId}\n${textTable(['#', 'company', 'domain', 'score', 'type', 'likely'], rows)}`,
+      );
+    }),
+  );
+
+  server.registerTool(
+    'get_balance',
+    { title: 'Credit balance', description: 'Credits left on the account (1 credit = 1 search; bulk jobs reserve 1 credit per domain). Free.', inputSchema: {}, annotations: free },
+    guard(async () => {
+      const balance = await rivals.balance();
+      return answer({ ...balance }, `${balance.creditsRemaining} credits left`);
+    }),
+  );
+
+  server.registerTool(
+    'list_history',
+    { title: 'Search history', description: 'Past searches of the account, newest first, one page at a time (pass nextCursor for the next). Free.', inputSchema: page, annotations: free },
+    guard(async (args) => {
+      const history = await rivals.history.list(args);
+      return answer(
+        { ...history },
+        `${textTable(['searchId', 'domain', 'status', 'createdAt', 'competitors', 'source'], history.items.map((s) => [s.id, s.domain, s.status, s.createdAt, s.totalCompetitors, s.source]))}${history.nextCursor ? `\nnextCursor: ${history.nextCursor}` : ''}`,
+      );
+    }),
+  );
+
+  server.registerTool(
+    'get_search',
+    { title: 'Get a past search', description: 'A stored search by its id (srch_...), each competitor with the evidence behind it (shared categories, keywords, curated relation, source). Free.', inputSchema: { searchId: z.string().min(1) }, annotations: free },
+    guard(async ({ searchId }) => {
+      const search = await rivals.searches.get(searchId);
+      return answer(
+        { ...search },
+        `${search.domain} (${search.status}, ${search.createdAt}): ${search.totalCompetitors} competitors\n${textTable(['#', 'company', 'domain', 'score', 'type', 'relation'], search.competitors.map((c) => [c.rank, c.company, c.domain, c.matchScore, c.type, c.evidence.relation]))}`,
+      );
+    }),
+  );
+
+  server.registerTool(
+    'list_my_companies',
+    { title: 'Companies found so far', description: 'Every company found across the account\'s searches, most often found first (up to 5,000), with times found, best match score and the domains it was found for. Free.', inputSchema: {}, annotations: free },
+    guard(async () => {
+      const companies = await rivals.myCompanies.list();
+      return answer({ ...companies }, `${companies.total} companies\n${textTable(['company', 'domain', 'found', 'best', 'types'], companies.items.map((c) => [c.company, c.domain, c.timesFound, c.bestMatchScore, c.types.join(',')]))}`);
+    }),
+  );
+
+  server.registerTool(
+    'save_company',
+    {
+      title: 'Save a company',
+      description: 'Add a company to the account\'s saved list (watchlist); saving the same domain again returns the existing entry. Free.',
+      inputSchema: { domain: z.string().min(1), company: z.string().optional(), note: z.string().optional(), searchId: z.string().optional().describe('The search it was found in.') },
+      annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    guard(async (args) => {
+      const saved = await rivals.saved.add(args);
+      return answer({ ...saved }, `saved ${saved.domain}`);
+    }),
+  );
+
+  server.registerTool(
+    'list_saved_companies',
+    { title: 'Saved companies', description: 'The account\'s saved companies, one page at a time. Free.', inputSchema: page, annotations: free },
+    guard(async (args) => {
+      const saved = await rivals.saved.list(args);
+      return answer({ ...saved }, `${textTable(['domain', 'company', 'note'], saved.items.map((s) => [s.domain, s.company, s.note]))}${saved.nextCursor ? `\nnextCursor: ${saved.nextCursor}` : ''}`);
+    }),
+  );
+
+  server.registerTool(
+    'start_bulk_research',
+    {
+      title: 'Start a bulk job',
+      description:
+        'Research many domains in the background. COSTS 1 CREDIT PER UNIQUE VALID DOMAIN, all reserved up front (fails with insufficient_credits if the balance is short); domains that fail or find nothing are refunded. Returns a jobId: poll get_bulk_job until status is completed.',
+      inputSchema: {
+        domains: z.array(z.string().min(1)).min(1).max(10_000).describe('The domains to research (duplicates are researched once).'),
+        limit: z.number().int().min(1).max(100).optional().describe('Competitors per domain, 1..100.'),
+        webhookUrl: z.string().url().optional().describe('An https URL told when the job ends.'),
+      },
+      annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    guard(async ({ domains, limit, webhookUrl }) => {
+      const accepted = await rivals.bulk.upload(`domain\n${domains.join('\n')}\n`, { limit, webhookUrl });
+      return answer({ ...accepted }, `job ${accepted.jobId}: ${accepted.status}, ${accepted.totalDomains} domains, ${accepted.creditsReserved} credits reserved, ${accepted.creditsRemaining} left`);
+    }),
+  );
+
+  server.registerTool(
+    'get_bulk_job',
+    { title: 'Bulk job status', description: 'A bulk job\'s status, progress, credits charged and refunded, and a page of its per-domain results (each with a searchId for get_search). Free.', inputSchema: { jobId: z.string().min(1), ...page }, annotations: free },
+    guard(async ({ jobId, ...params }) => {
+      const job = await rivals.bulk.get(jobId, params);
+      return answer(
+        { ...job },
+        `job ${job.jobId}: ${job.status}, ${job.completedDomains}/${job.totalDomains} done, ${job.failedDomains} failed\n${textTable(['domain', 'status', 'competitors', 'searchId', 'error'], job.results.map((r) => [r.domain, r.status, r.totalCompetitors, r.searchId, r.error]))}`,
+      );
+    }),
+  );
+
+  return server;
+}
+
+/** The search result without the SDK's own fields (request id, replay flag). */
+const stripClientFields = <T extends { requestId?: unknown; replayed?: unknown; searchId?: unknown }>({ requestId: _r, replayed: _p, searchId: _s, ...rest }: T) => rest;
