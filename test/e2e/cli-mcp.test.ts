@@ -1,0 +1,177 @@
+// End to end: the `rivals` CLI (in process, and its bin once) and the `rivals-mcp` server driven over stdio by the
+// MCP SDK's client, both against the local runtime.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocal, type LocalService } from '../../packages/local/src/runtime.js';
+import { run } from '../../packages/cli/src/index.js';
+
+let service: LocalService;
+let configDir: string;
+const DEV_KEY = `sk-live-${'cli'.repeat(11)}`;
+const BAD_KEY = `sk-live-${'Z'.repeat(40)}`;
+beforeAll(async () => {
+  service = await startLocal({ port: 0, devCredits: 20, devApiKey: DEV_KEY, keyFile: null });
+  configDir = await mkdtemp(join(tmpdir(), 'rivals-cli-'));
+}, 120_000);
+afterAll(async () => {
+  await service?.stop();
+  if (configDir) await rm(configDir, { recursive: true, force: true });
+});
+
+const sink = () => {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      text += chunk;
+      done();
+    },
+  });
+  return { stream, text: () => text };
+};
+
+/** One command line in process: its exit code, stdout and stderr. */
+const rivals = async (argv: string[], env: Record<string, string> = { RIVALS_API_KEY: DEV_KEY }) => {
+  const out = sink();
+  const err = sink();
+  const code = await run(argv, { stdout: out.stream, stderr: err.stream, env: { RIVALS_BASE_URL: service.url, RIVALS_CONFIG_DIR: configDir, ...env } });
+  return { code, stdout: out.text(), stderr: err.text() };
+};
+
+describe('rivals CLI', () => {
+  it('searches with filters as JSON, charging one credit', async () => {
+    const before = JSON.parse((await rivals(['balance', '--json'])).stdout).creditsRemaining as number;
+    const res = await rivals(['search', 'stripe.com', '--limit', '5', '--types', 'Direct,Indirect', '--json']);
+    expect(res.code).toBe(0);
+    const result = JSON.parse(res.stdout);
+    expect(result).toMatchObject({ domain: 'stripe.com', creditsRemaining: before - 1, searchId: expect.stringMatching(/^srch_/) });
+    expect(result.competitors.length).toBeLessThanOrEqual(5);
+    expect(result.competitors.every((c: { type: string }) => ['Direct', 'Indirect'].includes(c.type))).toBe(true);
+  });
+
+  it('prints a table by default and CSV with --csv, without colour off a terminal', async () => {
+    const table = await rivals(['search', 'hubspot.com', '--limit', '3']);
+    expect(table.code).toBe(0);
+    expect(table.stdout.split('\n')[0]).toMatch(/^#\s+company\s+domain\s+score\s+type/);
+    expect(table.stdout).toContain('hubspot.com: ');
+    expect(table.stdout).not.toContain('\u001b[');
+    const csv = await rivals(['search', 'hubspot.com', '--limit', '3', '--csv']);
+    const lines = csv.stdout.trim().split('\n');
+    expect(lines[0]).toBe('rank,company,domain,matchScore,type,confidence,likelyCompetitor');
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.length).toBeLessThanOrEqual(4);
+  });
+
+  it('shows a past search with its evidence', async () => {
+    const { searchId } = JSON.parse((await rivals(['search', 'notion.so', '--limit', '2', '--json'])).stdout);
+    const res = await rivals(['show', searchId, '--json']);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ id: searchId, domain: 'notion.so', competitors: expect.any(Array) });
+  });
+
+  it('lists keys across pages and creates and revokes one', async () => {
+    const created = await rivals(['keys', 'create', '--name', 'cli-test', '--json']);
+    expect(created.code).toBe(0);
+    const key = JSON.parse(created.stdout);
+    expect(key.key).toMatch(/^sk-live-/);
+    const listed = JSON.parse((await rivals(['keys', 'list', '--json'])).stdout);
+    expect(listed.map((k: { id: string }) => k.id)).toContain(key.id);
+    expect((await rivals(['keys', 'revoke', key.id])).code).toBe(0);
+  });
+
+  it.each([
+    ['an invalid domain (400)', ['search', 'not a domain'], undefined, 2, 'invalid_domain'],
+    ['an unknown key (401)', ['balance'], { RIVALS_API_KEY: BAD_KEY }, 3, 'invalid_api_key'],
+    ['an unknown search (404)', ['show', 'srch_00000000000000000000000000'], undefined, 2, 'not_found'],
+    ['an unknown option', ['search', 'stripe.com', '--nope'], undefined, 1, 'unknown option'],
+    ['a limit out of range', ['search', 'stripe.com', '--limit', '500'], undefined, 1, '--limit must be'],
+  ])('exits on %s with its documented code', async (_, argv, env, code, message) => {
+    const res = await rivals(argv, env);
+    expect(res.code).toBe(code);
+    expect(res.stderr).toContain(message);
+  });
+
+  it('exits 6 when the API cannot be reached', async () => {
+    const res = await rivals(['--base-url', 'http://127.0.0.1:9', 'balance']);
+    expect(res.code).toBe(6);
+    expect(res.stderr).toContain('connection_error');
+  });
+
+  it('logs in: checks the key, stores it with mode 0600, and uses it afterwards', async () => {
+    expect((await rivals(['login', '--key', BAD_KEY], {})).code).toBe(3);
+    const login = await rivals(['login', '--key', DEV_KEY], {});
+    expect(login.code).toBe(0);
+    const file = join(configDir, 'config.json');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ apiKey: DEV_KEY });
+    const balance = await rivals(['balance'], {});
+    expect(balance.code).toBe(0);
+    expect(balance.stdout).toMatch(/^\d+ credits\n$/);
+    expect((await rivals(['logout'], {})).code).toBe(0);
+    expect((await rivals(['balance'], {})).code).toBe(3);
+  });
+
+  it('runs as the `rivals` bin with its exit code', async () => {
+    const bin = join(process.cwd(), 'packages/cli/bin/rivals.js');
+    const env = { ...process.env, RIVALS_BASE_URL: service.url, RIVALS_API_KEY: DEV_KEY, RIVALS_CONFIG_DIR: configDir };
+    const { stdout } = await promisify(execFile)(process.execPath, [bin, 'balance', '--json'], { env });
+    expect(JSON.parse(stdout)).toEqual({ creditsRemaining: expect.any(Number) });
+    const failed = await promisify(execFile)(process.execPath, [bin, 'balance'], { env: { ...env, RIVALS_API_KEY: BAD_KEY } }).catch((e: { code: number }) => e);
+    expect((failed as { code: number }).code).toBe(3);
+  }, 30_000);
+});
+
+describe('rivals-mcp over stdio', () => {
+  let client: Client;
+  beforeAll(async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(process.cwd(), 'packages/mcp-server/bin/rivals-mcp.js')],
+      env: { ...(process.env as Record<string, string>), RIVALS_BASE_URL: service.url, RIVALS_API_KEY: DEV_KEY },
+      stderr: 'inherit',
+    });
+    client = new Client({ name: 'rivals-test', version: '0.0.0' });
+    await client.connect(transport);
+  }, 30_000);
+  afterAll(() => client?.close());
+
+  it('lists the tools, each with an input schema, the paid ones saying what they cost', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['get_balance', 'get_bulk_job', 'get_search', 'list_history', 'list_my_companies', 'list_saved_companies', 'save_company', 'search_competitors', 'start_bulk_research'].sort(),
+    );
+    for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
+    expect(tools.find((t) => t.name === 'search_competitors')?.description).toMatch(/1 CREDIT/);
+    expect(tools.find((t) => t.name === 'start_bulk_research')?.description).toMatch(/1 CREDIT PER/);
+    expect(tools.find((t) => t.name === 'get_balance')?.description).toMatch(/Free/);
+  });
+
+  it('searches: structured content plus a text table, and one credit', async () => {
+    const before = ((await client.callTool({ name: 'get_balance', arguments: {} })).structuredContent as { creditsRemaining: number }).creditsRemaining;
+    const res = await client.callTool({ name: 'search_competitors', arguments: { domain: 'slack.com', limit: 4 } });
+    expect(res.isError).toBeFalsy();
+    const result = res.structuredContent as { domain: string; searchId: string; competitors: { domain: string }[]; creditsRemaining: number };
+    expect(result).toMatchObject({ domain: 'slack.com', searchId: expect.stringMatching(/^srch_/), creditsRemaining: before - 1 });
+    expect(result.competitors.length).toBeGreaterThan(0);
+    const text = (res.content as { type: string; text: string }[])[0]!.text;
+    expect(text).toContain('slack.com: ');
+    expect(text).toContain(result.competitors[0]!.domain);
+    const stored = await client.callTool({ name: 'get_search', arguments: { searchId: result.searchId } });
+    expect(stored.structuredContent).toMatchObject({ id: result.searchId, domain: 'slack.com' });
+  });
+
+  it('answers an API error as a tool error with the API\'s code', async () => {
+    const res = await client.callTool({ name: 'search_competitors', arguments: { domain: 'localhost' } });
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent).toMatchObject({ error: { code: 'invalid_domain', status: 400, requestId: expect.any(String) } });
+    expect((res.content as { text: string }[])[0]!.text).toMatch(/^Error invalid_domain \(HTTP 400\)/);
+    const missing = await client.callTool({ name: 'get_search', arguments: { searchId: 'srch_00000000000000000000000000' } });
+    expect(missing).toMatchObject({ isError: true, structuredContent: { error: { code: 'not_found', status: 404 } } });
+  });
+});
