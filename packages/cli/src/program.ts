@@ -160,11 +160,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .command('history')
     .description('your past searches, newest first (free)')
     .option('-n, --limit <n>', 'how many (default 50)', int('--limit', 1, 100_000))
+    .addOption(new Option('--source <source>', 'only searches from').choices(['api', 'bulk']))
+    .addOption(new Option('--status <status>', 'only searches that are').choices(['running', 'succeeded', 'failed']))
     .option('--json', 'print JSON')
-    .action(async (options: { limit?: number; json?: boolean }) => {
+    .action(async (options: { limit?: number; source?: 'api' | 'bulk'; status?: 'running' | 'succeeded' | 'failed'; json?: boolean }) => {
       const wanted = options.limit ?? 50;
       const rivals = await client();
-      const items = await collect(rivals.history.iterate({ limit: Math.min(wanted, 200) }), wanted);
+      const items = await collect(rivals.history.iterate({ limit: Math.min(wanted, 200), source: options.source, status: options.status }), wanted);
       emit(Boolean(options.json), items, () =>
         table(['id', 'domain', 'status', 'createdAt', 'competitors', 'likely', 'source'], items.map((s) => [s.id, s.domain, s.status, s.createdAt, s.totalCompetitors, s.likelyCompetitors, s.jobId ? `bulk ${s.jobId}` : s.source]), style),
       );

@@ -12,6 +12,8 @@ import {
   type BulkUploadOptions,
   type BulkUploadUrl,
   type HistoryItem,
+  type HistoryParams,
+  type SharedSearch,
   type MyCompanies,
   type Page,
   type PageParams,
@@ -111,13 +113,13 @@ export class Rivals {
     share: (id: string, options?: RequestOptions): Promise<Share> => this.call({ method: 'POST', path: `/api/searches/${enc(id)}/share`, idempotent: true, ...pick(options) }),
     unshare: (id: string, options?: RequestOptions): Promise<void> => this.call({ method: 'DELETE', path: `/api/searches/${enc(id)}/share`, ...pick(options) }),
     /** A shared search, read without a key. */
-    shared: (token: string, options?: RequestOptions): Promise<StoredSearch> => this.call({ method: 'GET', path: `/api/shared/${enc(token)}`, auth: false, ...pick(options) }),
+    shared: (token: string, options?: RequestOptions): Promise<SharedSearch> => this.call({ method: 'GET', path: `/api/shared/${enc(token)}`, auth: false, ...pick(options) }),
   };
 
   readonly history = {
-    list: (params: PageParams = {}, options?: RequestOptions): Promise<Page<HistoryItem>> => this.call({ method: 'GET', path: '/api/history', query: { ...params }, ...pick(options) }),
+    list: (params: HistoryParams = {}, options?: RequestOptions): Promise<Page<HistoryItem>> => this.call({ method: 'GET', path: '/api/history', query: { ...params }, ...pick(options) }),
     /** Every past search, newest first, fetched a page at a time. */
-    iterate: (params: PageParams = {}, options?: RequestOptions): AsyncGenerator<HistoryItem> => this.paginate('/api/history', { ...params }, options),
+    iterate: (params: HistoryParams = {}, options?: RequestOptions): AsyncGenerator<HistoryItem> => this.paginate('/api/history', { ...params }, options),
   };
 
   // ---- account data ----

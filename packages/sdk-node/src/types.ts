@@ -1,6 +1,6 @@
 // sdk-node: the payloads of the API as the SDK returns them. Search, balance, stored searches and keys come from
-// @rivals/contracts; the account-data and bulk payloads follow the API's reference (docs/api.md).
-import type { CompetitorType, SearchResult } from '@rivals/contracts';
+// @rivals/contracts; the account-data and bulk payloads mirror their contracts field for field.
+import type { CompetitorType, SearchResult, StoredCompetitor } from '@rivals/contracts';
 
 export type {
   ApiKeySummary,
@@ -39,24 +39,38 @@ export interface HistoryItem {
   totalCompetitors: number;
   likelyCompetitors: number;
   source: 'api' | 'bulk';
+  /** Only for searches of a bulk job. */
   jobId?: string;
+}
+
+export interface HistoryParams extends PageParams {
+  source?: 'api' | 'bulk';
+  status?: 'running' | 'succeeded' | 'failed';
 }
 
 export type BulkJobStatus = 'awaiting_upload' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const BULK_TERMINAL: readonly BulkJobStatus[] = ['completed', 'failed', 'cancelled'];
+export type BulkDomainState = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface BulkUploadOptions {
-  /** Competitors per domain, 1..100. */
+  /** Competitors per domain, 1..100 (default 100). */
   limit?: number;
   /** An https URL that gets `bulk_job.completed` when the job ends. */
   webhookUrl?: string;
 }
 
+/** A CSV row that was not researched and never charged: its 1-based line, what it held, and why. */
+export interface RejectedRow {
+  row: number;
+  value: string;
+  reason: string;
+}
+
 export interface BulkUploadAccepted {
   jobId: string;
-  status: BulkJobStatus;
+  status: 'queued';
   totalDomains: number;
-  rejectedRows: unknown[];
+  rejectedRows: RejectedRow[];
   creditsReserved: number;
   creditsRemaining: number;
 }
@@ -69,30 +83,41 @@ export interface BulkUploadUrl {
 
 export interface BulkResultRow {
   domain: string;
-  status: string;
+  status: BulkDomainState;
   searchId: string | null;
   totalCompetitors: number | null;
   likelyCompetitors: number | null;
   error: string | null;
 }
 
-export interface BulkJob {
+/** A job as listed and as sent in the completion webhook. */
+export interface BulkJobSummary {
   jobId: string;
   status: BulkJobStatus;
   totalDomains: number;
   completedDomains: number;
   failedDomains: number;
+  cancelledDomains: number;
+  creditsReserved: number;
   creditsCharged: number;
   creditsRefunded: number;
+  limit: number;
+  filename: string | null;
+  /** Why a job could not run (`failed`), e.g. insufficient_credits. */
+  error: string | null;
+  webhookUrl: string | null;
   createdAt: string;
   updatedAt: string;
-  rejectedRows: unknown[];
-  results: BulkResultRow[];
-  nextCursor: string | null;
-  error?: string | null;
+  finishedAt: string | null;
 }
 
-export type BulkJobSummary = Omit<BulkJob, 'results' | 'nextCursor'> & Partial<Pick<BulkJob, 'results'>>;
+/** GET /api/bulk/jobs/:id: the job, its rejected rows and one page of its per-domain results. */
+export interface BulkJob extends BulkJobSummary {
+  rejectedRows: RejectedRow[];
+  webhookAttempts: { at: string; status: number | null; error: string | null }[];
+  results: BulkResultRow[];
+  nextCursor: string | null;
+}
 
 export interface MyCompany {
   company: string;
@@ -107,6 +132,7 @@ export interface MyCompany {
 
 export interface MyCompanies {
   items: MyCompany[];
+  /** Companies found in all; more than items.length when the list is capped at 5,000. */
   total: number;
 }
 
@@ -116,6 +142,16 @@ export interface Share {
   createdAt: string;
 }
 
+/** GET /api/shared/:token: the search, read-only, without account data. */
+export interface SharedSearch {
+  domain: string;
+  createdAt: string;
+  completedAt: string | null;
+  totalCompetitors: number;
+  likelyCompetitors: number;
+  competitors: StoredCompetitor[];
+}
+
 export interface SavedCompanyInput {
   domain: string;
   company?: string;
@@ -123,9 +159,12 @@ export interface SavedCompanyInput {
   searchId?: string;
 }
 
-export interface SavedCompany extends SavedCompanyInput {
-  createdAt?: string;
-  [field: string]: unknown;
+export interface SavedCompany {
+  domain: string;
+  company: string | null;
+  note: string | null;
+  searchId: string | null;
+  savedAt: string;
 }
 
 export interface WebhookEvent<T = BulkJobSummary> {
