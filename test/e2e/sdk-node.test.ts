@@ -3,6 +3,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../infra/routes.js';
 import { startLocal, type LocalService } from '../../packages/local/src/runtime.js';
 import { AuthenticationError, InvalidRequestError, NotFoundError, RateLimitError, Rivals, RivalsConnectionError, RivalsTimeoutError, ServerError } from '../../packages/sdk-node/src/index.js';
 
@@ -180,4 +181,72 @@ describe('@rivals/sdk transport', () => {
     expect(error).toBeInstanceOf(RivalsConnectionError);
     expect(error).toMatchObject({ code: 'connection_error' });
   });
+});
+
+// The account-data and bulk routes: run once the runtime serves them (the route table says so).
+const served = (method: string, path: string) => ROUTES.some((route) => route.method === method && route.path === path);
+
+describe.runIf(served('GET', '/api/history'))('@rivals/sdk account data', () => {
+  it('pages through the history, newest first, with the SDK\'s iterator', async () => {
+    const client = rivals();
+    for (const domain of ['asana.com', 'trello.com']) await client.search({ domain, limit: 2 });
+    const first = await client.history.list({ limit: 1 });
+    expect(first.items[0]?.domain).toBe('trello.com');
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const domains: string[] = [];
+    for await (const item of client.history.iterate({ limit: 1 })) domains.push(item.domain);
+    expect(domains.slice(0, 2)).toEqual(['trello.com', 'asana.com']);
+    const bad = await client.history.list({ cursor: 'not-a-cursor' }).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(InvalidRequestError);
+    expect(bad).toMatchObject({ code: 'invalid_request', status: 400 });
+  });
+
+  it('saves, lists and removes a company; shares a search and reads it without a key', async () => {
+    const client = rivals();
+    const { searchId } = await client.search({ domain: 'figma.com', limit: 2 });
+    const saved = await client.saved.add({ domain: 'canva.com', note: 'watch', searchId: searchId! });
+    expect(saved).toMatchObject({ domain: 'canva.com', note: 'watch', searchId });
+    expect((await client.saved.add({ domain: 'canva.com' })).domain).toBe('canva.com');
+    const all = [];
+    for await (const row of client.saved.iterate()) all.push(row.domain);
+    expect(all).toContain('canva.com');
+    await client.saved.remove('canva.com');
+    await client.saved.remove('canva.com');
+    expect((await client.saved.list()).items.map((r) => r.domain)).not.toContain('canva.com');
+
+    const share = await client.searches.share(searchId!);
+    expect((await client.searches.share(searchId!)).token).toBe(share.token);
+    const shared = await rivals({ apiKey: undefined }).searches.shared(share.token);
+    expect(shared.domain).toBe('figma.com');
+    await client.searches.unshare(searchId!);
+    await expect(client.searches.shared(share.token)).rejects.toBeInstanceOf(NotFoundError);
+
+    const companies = await client.myCompanies.list();
+    expect(companies.total).toBeGreaterThan(0);
+    expect(companies.items[0]).toMatchObject({ domain: expect.any(String), timesFound: expect.any(Number) });
+    expect((await client.myCompanies.csv()).split('\n')[0]).toContain('company');
+  });
+});
+
+describe.runIf(served('POST', '/api/bulk/upload'))('@rivals/sdk bulk', () => {
+  it('uploads a CSV, waits with progress and downloads the results; presigned when large', async () => {
+    const client = rivals();
+    const before = (await client.balance()).creditsRemaining;
+    const progress: string[] = [];
+    const direct = await client.bulk.run(Buffer.from('domain\nstripe.com\nnot a domain\nshopify.com\n'), { limit: 2, pollIntervalMs: 300, onProgress: (p) => progress.push(p.status) });
+    expect(direct.job).toMatchObject({ status: 'completed', totalDomains: 2 });
+    expect(progress.at(-1)).toBe('completed');
+    expect(direct.csv?.split('\n')[0]).toMatch(/^sourceDomain,rank,company,domain/);
+    expect((await client.balance()).creditsRemaining).toBe(before - direct.job.creditsCharged);
+    const rows = [];
+    for await (const row of client.bulk.results(direct.jobId, { limit: 1 })) rows.push(row.domain);
+    expect(rows.sort()).toEqual(['shopify.com', 'stripe.com']);
+
+    const presigned = await client.bulk.run(Buffer.from('domain\nnotion.so\n'), { limit: 2, pollIntervalMs: 300, directMaxBytes: 1 });
+    expect(presigned.job.status).toBe('completed');
+    expect(presigned.csv).toContain('notion.so');
+    const jobs = [];
+    for await (const job of client.bulk.iterate({ limit: 1 })) jobs.push(job.jobId);
+    expect(jobs).toEqual(expect.arrayContaining([direct.jobId, presigned.jobId]));
+  }, 120_000);
 });
