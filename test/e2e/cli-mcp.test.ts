@@ -1,7 +1,7 @@
 // End to end: the `rivals` CLI (in process, and its bin once) and the `rivals-mcp` server driven over stdio by the
 // MCP SDK's client, both against the local runtime.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../infra/routes.js';
 import { startLocal, type LocalService } from '../../packages/local/src/runtime.js';
 import { run } from '../../packages/cli/src/index.js';
 
@@ -127,6 +128,26 @@ describe('rivals CLI', () => {
   }, 30_000);
 });
 
+const served = (method: string, path: string) => ROUTES.some((route) => route.method === method && route.path === path);
+
+describe.runIf(served('POST', '/api/bulk/upload'))('rivals bulk', () => {
+  it('uploads with --wait, reports progress, writes the results CSV; status and download agree', async () => {
+    const input = join(configDir, 'domains.csv');
+    const output = join(configDir, 'results.csv');
+    await writeFile(input, 'website\nstripe.com\nasana.com\n');
+    const res = await rivals(['bulk', 'upload', input, '--limit', '2', '--wait', '--poll', '1', '-o', output]);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toMatch(/bulk job_\S+: \w+ \d+\/2/);
+    expect(res.stderr).toMatch(/completed, 2 done/);
+    const csv = await readFile(output, 'utf8');
+    expect(csv.split('\n')[0]).toMatch(/^sourceDomain,rank,company,domain/);
+    const jobId = /job (job_\S+): completed/.exec(res.stderr)![1]!;
+    const status = await rivals(['bulk', 'status', jobId, '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ jobId, status: 'completed', totalDomains: 2 });
+    expect((await rivals(['bulk', 'download', jobId])).stdout.trim()).toBe(csv.trim());
+  }, 120_000);
+});
+
 describe('rivals-mcp over stdio', () => {
   let client: Client;
   beforeAll(async () => {
@@ -174,4 +195,17 @@ describe('rivals-mcp over stdio', () => {
     const missing = await client.callTool({ name: 'get_search', arguments: { searchId: 'srch_00000000000000000000000000' } });
     expect(missing).toMatchObject({ isError: true, structuredContent: { error: { code: 'not_found', status: 404 } } });
   });
+
+  it.runIf(served('POST', '/api/bulk/upload'))('starts a bulk job and follows it to the end', async () => {
+    const started = await client.callTool({ name: 'start_bulk_research', arguments: { domains: ['zoom.us', 'zoom.us', 'dropbox.com'], limit: 2 } });
+    expect(started.isError).toBeFalsy();
+    const { jobId, totalDomains } = started.structuredContent as { jobId: string; totalDomains: number };
+    expect(totalDomains).toBe(2);
+    let status = '';
+    for (let i = 0; i < 60 && status !== 'completed'; i++) {
+      status = ((await client.callTool({ name: 'get_bulk_job', arguments: { jobId } })).structuredContent as { status: string }).status;
+      if (status !== 'completed') await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    expect(status).toBe('completed');
+  }, 90_000);
 });
