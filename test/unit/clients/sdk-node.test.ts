@@ -56,3 +56,37 @@ describe('retries', () => {
     expect(errorClassFor(415)).toBe(InvalidRequestError);
   });
 });
+
+describe('coverage of the OpenAPI document', () => {
+  it('has an SDK method for every operation the document lists', async () => {
+    const calls: string[] = [];
+    const recording = (async (input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(String(input));
+      calls.push(`${init?.method ?? 'GET'} ${url.pathname}`);
+      const json = url.pathname.startsWith('/api/bulk/jobs/') && !url.pathname.endsWith('/download') ? { status: 'completed', results: [], nextCursor: null } : { items: [], nextCursor: null, jobId: 'job_1', uploadUrl: 'http://127.0.0.1:1/put' };
+      return new Response(JSON.stringify(json), { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    const client = new Rivals({ apiKey: 'k', baseUrl: 'http://127.0.0.1:1', fetch: recording });
+    const drain = async (items: AsyncIterable<unknown>) => {
+      for await (const _ of items);
+    };
+    await Promise.all([
+      client.health(), client.openapi(), client.search('a.com'), client.balance(),
+      client.searches.get('s'), client.searches.share('s'), client.searches.unshare('s'), client.searches.shared('t'),
+      client.history.list(), client.myCompanies.list(), client.saved.list(), client.saved.add({ domain: 'a.com' }), client.saved.remove('a.com'),
+      client.keys.list(), client.keys.create(), client.keys.revoke('k'), client.webhookSecret.rotate(),
+      client.bulk.upload('a.com'), client.bulk.createUploadUrl(), client.bulk.get('j'), client.bulk.list(), client.bulk.download('j'), client.bulk.cancel('j'),
+      drain(client.bulk.results('j')),
+    ]);
+    // DELETE /api/auth/api-keys with a body does what DELETE /api/auth/api-keys/{id} does: the SDK uses the path form.
+    calls.push('DELETE /api/auth/api-keys');
+    const { openApiDocument } = await import('../../../packages/contracts/src/openapi.js');
+    const paths = (openApiDocument('test') as { paths: Record<string, Record<string, unknown>> }).paths;
+    const operations = Object.entries(paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => [method.toUpperCase(), path] as const));
+    expect(operations.length).toBeGreaterThan(5);
+    for (const [method, path] of operations) {
+      const pattern = new RegExp(`^${method} ${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      expect(calls.some((call) => pattern.test(call)), `${method} ${path}`).toBe(true);
+    }
+  });
+});
