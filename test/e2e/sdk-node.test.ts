@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../infra/routes.js';
 import { startLocal, type LocalService } from '../../packages/local/src/runtime.js';
-import { AuthenticationError, InvalidRequestError, NotFoundError, RateLimitError, Rivals, RivalsConnectionError, RivalsTimeoutError, ServerError } from '../../packages/sdk-node/src/index.js';
+import { AuthenticationError, InvalidDomainError, InvalidRequestError, NotFoundError, RateLimitError, Rivals, RivalsConnectionError, RivalsTimeoutError, ServerError } from '../../packages/sdk-node/src/index.js';
 
 let service: LocalService;
 const DEV_KEY = `sk-live-${'sdk'.repeat(11)}`;
@@ -74,6 +74,7 @@ describe('@rivals/sdk against the local runtime', () => {
 
   it('throws typed errors carrying the code, the status and the request id', async () => {
     const invalid = await rivals().search('not a domain').catch((e: unknown) => e);
+    expect(invalid).toBeInstanceOf(InvalidDomainError);
     expect(invalid).toBeInstanceOf(InvalidRequestError);
     expect(invalid).toMatchObject({ code: 'invalid_domain', status: 400, requestId: expect.any(String) });
     const unknownKey = await rivals({ apiKey: `sk-live-${'Z'.repeat(40)}` }).balance().catch((e: unknown) => e);

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import type { ApiKeySummary, Balance, CreatedApiKey, Health, SearchRequest, StoredSearch } from '@rivals/contracts';
-import { RivalsError } from './errors.js';
+import { BulkJobFailedError, RivalsError } from './errors.js';
 import { Transport, type ClientOptions, type HttpRequest, type RequestOptions } from './transport.js';
 import {
   BULK_TERMINAL,
@@ -179,7 +179,7 @@ export class Rivals {
     download: (jobId: string, options?: RequestOptions): Promise<string> => this.call({ method: 'GET', path: `/api/bulk/jobs/${enc(jobId)}/download`, headers: { accept: 'text/csv' }, ...pick(options) }),
     /** Cancels a queued or running job; domains not yet started are refunded. */
     cancel: (jobId: string, options?: RequestOptions): Promise<void> => this.call({ method: 'DELETE', path: `/api/bulk/jobs/${enc(jobId)}`, ...pick(options) }),
-    /** Polls a job until it ends, reporting progress. */
+    /** Polls a job until it ends, reporting progress; a job that could not run throws BulkJobFailedError. */
     wait: (jobId: string, options: Omit<BulkRunOptions, 'limit' | 'webhookUrl' | 'directMaxBytes' | 'download'> = {}) => this.waitForJob(jobId, options),
     /**
      * The whole round: uploads `file` (a path, or the CSV itself as a Buffer), directly or through a presigned URL
@@ -202,6 +202,7 @@ export class Rivals {
     for (;;) {
       const job = await this.bulk.get(jobId, { limit: 1 }, options);
       options.onProgress?.({ jobId, status: job.status, totalDomains: job.totalDomains, completedDomains: job.completedDomains, failedDomains: job.failedDomains });
+      if (job.status === 'failed') throw new BulkJobFailedError({ code: job.error ?? 'bulk_job_failed', message: `Bulk job ${jobId} failed${job.error ? `: ${job.error}` : ''}.`, job });
       if (BULK_TERMINAL.includes(job.status)) return job;
       if (options.waitTimeoutMs !== undefined && Date.now() - started > options.waitTimeoutMs)
         throw new RivalsError({ code: 'timeout', message: `Bulk job ${jobId} is still ${job.status} after ${options.waitTimeoutMs} ms.` });

@@ -43,6 +43,12 @@ export class RivalsError extends Error {
     return typeof value === 'number' ? value : null;
   }
 
+  /** Credits a refused call needed, on 402 insufficient_credits. */
+  get creditsRequired(): number | null {
+    const value = this.body?.creditsRequired;
+    return typeof value === 'number' ? value : null;
+  }
+
   /** True when the API says the search's credit is back (failed and timed-out searches, no competitors found). */
   get refunded(): boolean {
     return this.body?.refunded === true;
@@ -53,6 +59,8 @@ export class RivalsError extends Error {
 export class RivalsApiError extends RivalsError {}
 /** 400, 405, 413, 415: the request itself is wrong (`invalid_request`, `invalid_domain`, ...). */
 export class InvalidRequestError extends RivalsApiError {}
+/** 400 `invalid_domain`: not a public company domain. */
+export class InvalidDomainError extends InvalidRequestError {}
 /** 401: `missing_api_key` or `invalid_api_key`. */
 export class AuthenticationError extends RivalsApiError {}
 /** 402: `insufficient_credits`; `creditsRemaining` says how many are left. */
@@ -65,6 +73,12 @@ export class NotFoundError extends RivalsApiError {}
 export class ConflictError extends RivalsApiError {}
 /** 422: `no_competitors_found` (refunded), `idempotency_key_reused`. */
 export class UnprocessableError extends RivalsApiError {}
+/** 409 `idempotency_in_progress`: a request with the same key still runs (retried by the SDK). */
+export class IdempotencyInProgressError extends ConflictError {}
+/** 422 `idempotency_key_reused`: the Idempotency-Key was used before with a different body. */
+export class IdempotencyKeyReusedError extends UnprocessableError {}
+/** 422 `no_competitors_found`: the search ran and found nothing; its credit is refunded. */
+export class NoCompetitorsFoundError extends UnprocessableError {}
 /** 429: `rate_limited`, still so after the retries; `retryAfterSeconds` says how long to wait. */
 export class RateLimitError extends RivalsApiError {}
 /** 5xx: `internal_error`, `research_failed`, `research_timeout` (a failed search is refunded). */
@@ -73,6 +87,22 @@ export class ServerError extends RivalsApiError {}
 export class RivalsConnectionError extends RivalsError {}
 /** No answer within the call's timeout. */
 export class RivalsTimeoutError extends RivalsConnectionError {}
+
+/** `bulk.wait` / `bulk.run` saw the job end as `failed` (`code` is the job's error, e.g. insufficient_credits). */
+export class BulkJobFailedError extends RivalsError {
+  readonly job: unknown;
+  constructor(init: RivalsErrorInit & { job: unknown }) {
+    super(init);
+    this.job = init.job;
+  }
+}
+
+const BY_CODE: Record<string, typeof RivalsApiError> = {
+  invalid_domain: InvalidDomainError,
+  idempotency_in_progress: IdempotencyInProgressError,
+  idempotency_key_reused: IdempotencyKeyReusedError,
+  no_competitors_found: NoCompetitorsFoundError,
+};
 
 const BY_STATUS: Record<number, typeof RivalsApiError> = {
   400: InvalidRequestError,
@@ -88,8 +118,9 @@ const BY_STATUS: Record<number, typeof RivalsApiError> = {
   429: RateLimitError,
 };
 
-/** The class of an API error of this status. */
-export const errorClassFor = (status: number): typeof RivalsApiError => BY_STATUS[status] ?? (status >= 500 ? ServerError : RivalsApiError);
+/** The class of an API error: by its code where a code has its own class, else by its status. */
+export const errorClassFor = (status: number, code?: string): typeof RivalsApiError =>
+  (code ? BY_CODE[code] : undefined) ?? BY_STATUS[status] ?? (status >= 500 ? ServerError : RivalsApiError);
 
 /** Default code of a status whose answer carried none (a proxy's page, an empty body). */
 export const codeForStatus = (status: number): string =>

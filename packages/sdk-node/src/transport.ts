@@ -189,9 +189,10 @@ export const apiError = (status: number, headers: Headers, text: string, request
     // not JSON: a proxy's or S3's page
   }
   const retryAfter = parseRetryAfter(headers.get('retry-after')) ?? (typeof error?.retryAfterSeconds === 'number' ? error.retryAfterSeconds : null);
-  const ErrorClass = errorClassFor(status);
+  const code = typeof error?.code === 'string' ? error.code : codeForStatus(status);
+  const ErrorClass = errorClassFor(status, code);
   return new ErrorClass({
-    code: typeof error?.code === 'string' ? error.code : codeForStatus(status),
+    code,
     message: typeof error?.message === 'string' ? error.message : `HTTP ${status}${text ? `: ${text.slice(0, 200)}` : ''}`,
     status,
     requestId: typeof error?.requestId === 'string' ? error.requestId : requestId,

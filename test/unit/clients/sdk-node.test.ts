@@ -1,7 +1,7 @@
 // Unit: the SDK's webhook verification, Retry-After parsing, backoff bounds and error classes.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Rivals, parseRetryAfter, signWebhook, verifyWebhook, WebhookSignatureError, RateLimitError, ServerError, errorClassFor, InvalidRequestError } from '../../../packages/sdk-node/src/index.js';
+import { InvalidDomainError, NoCompetitorsFoundError, Rivals, parseRetryAfter, signWebhook, verifyWebhook, WebhookSignatureError, RateLimitError, ServerError, errorClassFor, InvalidRequestError } from '../../../packages/sdk-node/src/index.js';
 
 const SECRET = 'whsec_test';
 const body = JSON.stringify({ id: 'evt_1', type: 'bulk_job.completed', createdAt: '2026-01-01T00:00:00Z', data: { job: { jobId: 'job_1' } } });
@@ -54,6 +54,8 @@ describe('retries', () => {
     expect(errorClassFor(429)).toBe(RateLimitError);
     expect(errorClassFor(503)).toBe(ServerError);
     expect(errorClassFor(415)).toBe(InvalidRequestError);
+    expect(errorClassFor(400, 'invalid_domain')).toBe(InvalidDomainError);
+    expect(errorClassFor(422, 'no_competitors_found')).toBe(NoCompetitorsFoundError);
   });
 });
 
