@@ -59,7 +59,7 @@ describe('rivals CLI', () => {
   it('prints a table by default and CSV with --csv, without colour off a terminal', async () => {
     const table = await rivals(['search', 'hubspot.com', '--limit', '3']);
     expect(table.code).toBe(0);
-    expect(table.stdout.split('\n')[0]).toMatch(/^#\s+company\s+domain\s+score\s+type/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^\s*#\s+company\s+domain\s+score\s+type/);
     expect(table.stdout).toContain('hubspot.com: ');
     expect(table.stdout).not.toContain('\u001b[');
     const csv = await rivals(['search', 'hubspot.com', '--limit', '3', '--csv']);
@@ -96,6 +96,14 @@ describe('rivals CLI', () => {
     const res = await rivals(argv, env);
     expect(res.code).toBe(code);
     expect(res.stderr).toContain(message);
+  });
+
+  it('prints help with examples and the exit codes', async () => {
+    const res = await rivals(['--help']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('Examples:');
+    expect(res.stdout).toContain('rivals search stripe.com');
+    expect(res.stdout).toMatch(/Exit codes:[\s\S]*4 {2}insufficient credits/);
   });
 
   it('exits 6 when the API cannot be reached', async () => {

@@ -16,12 +16,13 @@ export type Cell = string | number | boolean | null | undefined;
 
 const text = (cell: Cell) => (cell === null || cell === undefined ? '' : String(cell));
 
-/** A plain aligned table; numbers right-aligned. */
+/** A plain aligned table; number columns right-aligned, their headers too. */
 export function table(headers: string[], rows: Cell[][], style?: Style): string {
   const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => text(row[i]).length)));
+  const numeric = headers.map((_, i) => rows.length > 0 && rows.every((row) => typeof row[i] === 'number' || row[i] === null || row[i] === undefined));
   const line = (cells: Cell[]) =>
     cells
-      .map((cell, i) => (typeof cell === 'number' ? text(cell).padStart(widths[i]!) : text(cell).padEnd(widths[i]!)))
+      .map((cell, i) => (numeric[i] ? text(cell).padStart(widths[i]!) : text(cell).padEnd(widths[i]!)))
       .join('  ')
       .trimEnd();
   const head = line(headers);

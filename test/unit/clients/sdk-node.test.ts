@@ -92,3 +92,14 @@ describe('coverage of the OpenAPI document', () => {
     }
   });
 });
+
+describe('CLI output', () => {
+  it('colours only a terminal, and never with NO_COLOR', async () => {
+    const { styleFor, table, csv } = await import('../../../packages/cli/src/format.js');
+    expect(styleFor({ isTTY: true }, {}).red('x')).toBe('\u001b[31mx\u001b[39m');
+    expect(styleFor({ isTTY: false }, {}).red('x')).toBe('x');
+    expect(styleFor({ isTTY: true }, { NO_COLOR: '1' }).red('x')).toBe('x');
+    expect(table(['a', 'n'], [['xy', 5], ['z', 10]])).toBe('a    n\nxy   5\nz   10');
+    expect(csv(['a', 'b'], [['x,y', 'say "hi"']])).toBe('a,b\n"x,y","say ""hi"""');
+  });
+});
