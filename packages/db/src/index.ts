@@ -7,3 +7,5 @@ export * from './api-keys.js';
 export * from './searches.js';
 export * from './idempotency.js';
 export * from './profiles.js';
+export * from './pages.js';
+export * from './bulk.js';

@@ -16,6 +16,17 @@ export const keys = {
   ledgerEntry: (accountId: string, entryId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `LEDGER#${entryId}` }),
   /** Idempotency records live in their own partitions, spread by key (not one hot partition). */
   idempotency: (recordKey: string) => ({ pk: `IDEMPOTENCY#${recordKey}`, sk: 'IDEMPOTENCY' }),
+  /** A bulk job lives in its account's partition, so that the account's jobs are one Query. */
+  bulkJob: (accountId: string, jobId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `JOB#${jobId}` }),
+  bulkJobsOf: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, skPrefix: 'JOB#' }),
+  /** A job's domains live in the job's own partition, in file order, so that its results page with one Query. */
+  bulkDomain: (jobId: string, seq: number) => ({ pk: `JOB#${jobId}`, sk: `DOMAIN#${String(seq).padStart(6, '0')}` }),
+  bulkDomainsOf: (jobId: string) => ({ pk: `JOB#${jobId}`, skPrefix: 'DOMAIN#' }),
+  /** One marker per job not yet ended, for the sweeper: written with the job, deleted when it ends (never a Scan). */
+  activeBulkJob: (jobId: string) => ({ pk: 'BULKJOBS#ACTIVE', sk: `JOB#${jobId}` }),
+  activeBulkJobs: () => ({ pk: 'BULKJOBS#ACTIVE', skPrefix: 'JOB#' }),
+  /** The account's webhook signing secret. */
+  webhookSecret: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'WEBHOOKSECRET' }),
   /** Cached homepage profiles of domains the knowledge base does not know. */
   profile: (domain: string) => ({ pk: `PROFILE#${domain}`, sk: 'PROFILE' }),
 };

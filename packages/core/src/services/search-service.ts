@@ -1,8 +1,10 @@
-// core use case: one paid search. Reserve a credit, research, then settle or refund before answering.
+// core use case: one paid search. Reserve a credit, research and settle (ResearchRun, shared with bulk domains), or
+// refund before answering.
 import type { SearchResult } from '@rivals/contracts';
 import { ApiError } from '../errors.js';
 import { normalizeDomain } from '../domain.js';
-import type { Clock, CreditsLedger, IdGenerator, ResearchEngine, ResearchOutcome, SearchSource } from '../ports.js';
+import type { Clock, CreditsLedger, IdGenerator, ResearchEngine, SearchSource } from '../ports.js';
+import { ResearchRun, seconds, type SettledRun } from './research-run.js';
 
 export interface SearchServiceDeps {
   ledger: CreditsLedger;
@@ -23,11 +25,11 @@ export interface SearchAnswer {
   result: SearchResult;
 }
 
-/** Elapsed seconds, to the millisecond. */
-const seconds = (from: Date, to: Date) => Math.round(to.getTime() - from.getTime()) / 1000;
-
 export class SearchService {
-  constructor(private readonly deps: SearchServiceDeps) {}
+  private readonly run: ResearchRun;
+  constructor(private readonly deps: SearchServiceDeps) {
+    this.run = new ResearchRun(deps);
+  }
 
   async search(accountId: string, request: { domain: string; limit: number }, origin: SearchOrigin = { source: 'api' }): Promise<SearchAnswer> {
     const { ledger, clock, ids } = this.deps;
@@ -44,38 +46,13 @@ export class SearchService {
       createdAt: started.toISOString(),
     });
 
-    let outcome: ResearchOutcome;
+    let settled: SettledRun;
     try {
-      outcome = await this.researchWithinDeadline(domain, request.limit);
+      settled = await this.run.researchAndSettle(accountId, searchId, domain, request.limit, started);
     } catch (error) {
-      const failure = error instanceof ApiError ? error : new ApiError('research_failed', 'The research engine failed; the credit was refunded.', {}, { cause: error });
-      throw await this.refund(accountId, searchId, started, failure);
+      throw await this.refund(accountId, searchId, started, error as ApiError);
     }
-
-    if (outcome.competitors.length === 0) {
-      throw await this.refund(
-        accountId,
-        searchId,
-        started,
-        new ApiError('no_competitors_found', `No competitors were found for ${domain}; the credit was refunded.`),
-      );
-    }
-
-    const completed = clock.now();
-    const elapsedSeconds = seconds(started, completed);
-    const competitors = outcome.competitors.slice(0, request.limit).map((c, i) => ({ rank: i + 1, ...c }));
-    const likelyCompetitors = competitors.filter((c) => c.likelyCompetitor).length;
-    try {
-      await ledger.settleSearch(accountId, searchId, {
-        completedAt: completed.toISOString(),
-        elapsedSeconds,
-        competitors,
-        totalCompetitors: competitors.length,
-        likelyCompetitors,
-      });
-    } catch (error) {
-      throw await this.refund(accountId, searchId, started, new ApiError('internal_error', 'The search could not be saved; the credit was refunded.', {}, { cause: error }));
-    }
+    const { competitors, likelyCompetitors, elapsedSeconds } = settled;
 
     return {
       searchId,
@@ -88,22 +65,6 @@ export class SearchService {
         competitors: competitors.map(({ evidence: _evidence, ...row }) => row),
       },
     };
-  }
-
-  private async researchWithinDeadline(domain: string, limit: number): Promise<ResearchOutcome> {
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(new ApiError('research_timeout', `The research did not finish within ${this.deps.deadlineMs / 1000} s; the credit was refunded.`));
-      }, this.deps.deadlineMs);
-    });
-    try {
-      return await Promise.race([this.deps.engine.research({ domain, limit, signal: controller.signal }), deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /** Gives the credit back (once) and returns the error to throw, stamped with the refund and the balance. */
