@@ -264,14 +264,14 @@ export class DynamoBulkJobStore implements BulkJobStore {
       });
   }
 
-  private domainUpdate(domain: BulkDomainRecord, set: string, values: Record<string, unknown>) {
+  private domainUpdate(domain: BulkDomainRecord, set: string, values: Record<string, unknown>, extraNames: Record<string, string> = {}) {
     return {
       Update: {
         TableName: this.name,
         Key: keys.bulkDomain(domain.jobId, domain.seq),
         UpdateExpression: `SET #state = :to, ${set}`,
         ConditionExpression: CONDITIONS.domainRunning,
-        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeNames: { '#state': 'state', ...extraNames },
         ExpressionAttributeValues: { ':running': 'running', ':attempts': domain.attempts, ...values },
       },
     };
@@ -317,7 +317,7 @@ export class DynamoBulkJobStore implements BulkJobStore {
       await this.transact({
         ClientRequestToken: this.token('f', domain),
         TransactItems: [
-          this.domainUpdate(domain, '#error = :error, completedAt = :at', { ':to': 'failed', ':error': error, ':at': at }),
+          this.domainUpdate(domain, '#error = :error, completedAt = :at', { ':to': 'failed', ':error': error, ':at': at }, { '#error': 'error' }),
           {
             // The domain's search fails with it; if it had been settled, the domain succeeded after all.
             Update: {
@@ -366,7 +366,7 @@ export class DynamoBulkJobStore implements BulkJobStore {
                 UpdateExpression: `SET ${setStatus}finishedAt = :at, updatedAt = :at`,
                 ConditionExpression: condition,
                 ExpressionAttributeNames: names,
-                ExpressionAttributeValues: { ':zero': 0, ':at': at, ...(setStatus ? { ':completed': 'completed', ':queued': 'queued', ':running': 'running' } : { ':cancelled': 'cancelled' }) },
+                ExpressionAttributeValues: { ':zero': 0, ':at': at, ...(setStatus ? { ':completed': 'completed', ':queued': 'queued', ':running': 'running' } : { ':cancelled': 'cancelled', ':nullType': 'NULL' }) },
               },
             },
             { Delete: { TableName: this.name, Key: keys.activeBulkJob(jobId) } },

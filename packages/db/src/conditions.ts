@@ -14,7 +14,7 @@ export const CONDITIONS = {
   jobAwaiting: '#status = :awaiting',
   jobCancellable: '#status IN (:queued, :running)',
   jobDoneActive: 'remainingDomains = :zero AND #status IN (:queued, :running)',
-  jobDoneCancelled: 'remainingDomains = :zero AND #status = :cancelled AND attribute_not_exists(finishedAt)',
+  jobDoneCancelled: 'remainingDomains = :zero AND #status = :cancelled AND attribute_type(finishedAt, :nullType)',
 } as const;
 
 export const isConditionFailure = (error: unknown): error is ConditionalCheckFailedException =>
