@@ -19,6 +19,19 @@ export const config = {
   get freeCredits(): number {
     return intFromEnv('FREE_CREDITS', 10);
   },
+  get uploadsBucket(): string {
+    return process.env.UPLOADS_BUCKET ?? '';
+  },
+  get bulkQueueUrl(): string {
+    return process.env.BULK_QUEUE_URL ?? '';
+  },
+  get webhookQueueUrl(): string {
+    return process.env.WEBHOOK_QUEUE_URL ?? '';
+  },
+  /** Most unique domains a bulk job may hold. */
+  get bulkMaxDomains(): number {
+    return intFromEnv('BULK_MAX_DOMAINS', 10_000);
+  },
   get version(): string {
     return process.env.SERVICE_VERSION ?? '0.1.0';
   },

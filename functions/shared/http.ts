@@ -16,12 +16,16 @@ export interface HttpRequest<Body> {
   headers: Record<string, string | undefined>;
   pathParameters: Record<string, string | undefined>;
   query: Record<string, string | undefined>;
+  /** The body as sent (API Gateway base64-encodes binary media types), for routes that take no JSON. */
+  rawBody: Buffer | null;
   context: Context;
 }
 
 export interface HttpResponse {
   statusCode: number;
   body?: unknown;
+  /** A body that is not JSON (a CSV download); set its content-type in `headers`. */
+  text?: string;
   headers?: Record<string, string>;
 }
 
@@ -40,7 +44,7 @@ export function jsonResult(response: HttpResponse, requestId: string): APIGatewa
   return {
     statusCode: response.statusCode,
     headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...response.headers },
-    body: response.body === undefined ? '' : JSON.stringify(response.body),
+    body: response.text ?? (response.body === undefined ? '' : JSON.stringify(response.body)),
   };
 }
 
@@ -62,8 +66,8 @@ function principalOf(event: APIGatewayProxyEvent): Principal {
   return { accountId, keyId };
 }
 
-/** zod validation of the parsed body: a schema violation is 400 invalid_request with the field and the problem. */
-function validate<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
+/** zod validation of the parsed body (or the query string): a schema violation is 400 invalid_request with the field and the problem. */
+export function validate<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const details = parsed.error.issues.map((issue) => {
@@ -95,6 +99,7 @@ export function httpRoute<Schema extends z.ZodType | undefined = undefined>(opti
       headers: event.headers ?? {},
       pathParameters: event.pathParameters ?? {},
       query: event.queryStringParameters ?? {},
+      rawBody: options.body || event.body == null ? null : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8'),
       context,
     } as HttpRequest<Schema extends z.ZodType ? z.output<Schema> : undefined>;
     return jsonResult(await options.handler(request), requestId);

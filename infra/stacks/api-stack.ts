@@ -7,9 +7,11 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ApiFunction } from '../constructs/api-function.js';
 import { AUTHORIZER, ENV, ROUTES } from '../routes.js';
+import { BulkWorkers, grantBulk, type BulkResources } from './bulk-workers.js';
 
 export interface ApiStackProps extends StackProps {
   table: ITable;
+  bulk: Omit<BulkResources, 'table'>;
   stageName: string;
   freeCredits: number;
   version: string;
@@ -47,6 +49,8 @@ export class ApiStack extends Stack {
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH });
     this.api = new RestApi(this, 'Api', {
       restApiName: `rivals-${props.stageName}`,
+      // CSV and multipart uploads reach the functions as base64, byte for byte.
+      binaryMediaTypes: ['text/csv', 'application/csv', 'multipart/form-data', 'application/vnd.ms-excel'],
       description: 'Rivals competitor-research API',
       deployOptions: {
         stageName: props.stageName,
@@ -83,9 +87,13 @@ export class ApiStack extends Stack {
         ...(route.memoryMb ? { memorySize: route.memoryMb } : {}),
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
       }).bindTable(props.table, 'readwrite');
+      if (route.path.startsWith('/api/bulk/') || route.id === 'WebhookSecret') grantBulk(fn, { table: props.table, ...props.bulk });
       this.functions[route.id] = fn;
       const resource = this.api.root.resourceForPath(route.path);
       resource.addMethod(route.method, new LambdaIntegration(fn, { timeout: Duration.seconds(29) }), route.auth ? { authorizer } : {});
     }
+
+    const workers = new BulkWorkers(this, 'Bulk', { table: props.table, ...props.bulk, environment });
+    Object.assign(this.functions, workers.functions);
   }
 }

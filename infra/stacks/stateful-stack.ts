@@ -16,6 +16,7 @@ export class StatefulStack extends Stack {
   readonly uploads: Bucket;
   readonly bulkQueue: Queue;
   readonly bulkDeadLetterQueue: Queue;
+  readonly webhookQueue: Queue;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -39,8 +40,10 @@ export class StatefulStack extends Stack {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
+      // Object Created events reach the upload-landed worker through EventBridge.
+      eventBridgeEnabled: true,
       lifecycleRules: [{ expiration: Duration.days(30) }],
-      cors: [{ allowedMethods: [HttpMethods.PUT], allowedOrigins: ['*'], allowedHeaders: ['*'] }],
+      cors: [{ allowedMethods: [HttpMethods.PUT], allowedOrigins: ['*'], allowedHeaders: ['content-type'] }],
       removalPolicy,
       autoDeleteObjects: !props.retainData,
     });
@@ -50,9 +53,16 @@ export class StatefulStack extends Stack {
       encryption: QueueEncryption.SQS_MANAGED,
     });
     this.bulkQueue = new Queue(this, 'BulkQueue', {
-      visibilityTimeout: Duration.seconds(180),
+      // Six times the domain worker's timeout (90 s), AWS's guidance for a queue a Lambda function reads.
+      visibilityTimeout: Duration.seconds(540),
       encryption: QueueEncryption.SQS_MANAGED,
       deadLetterQueue: { queue: this.bulkDeadLetterQueue, maxReceiveCount: 3 },
+    });
+    // Webhook deliveries; each failed attempt schedules its own retry, so a message here is one attempt.
+    this.webhookQueue = new Queue(this, 'WebhookQueue', {
+      visibilityTimeout: Duration.seconds(180),
+      encryption: QueueEncryption.SQS_MANAGED,
+      deadLetterQueue: { queue: this.bulkDeadLetterQueue, maxReceiveCount: 5 },
     });
   }
 }

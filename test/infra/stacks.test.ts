@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_MESSAGES } from '@rivals/contracts';
 import { buildStage } from '../../infra/stage.js';
-import { ROUTES } from '../../infra/routes.js';
+import { ROUTES, WORKERS } from '../../infra/routes.js';
 
 let stateful: Template;
 let api: Template;
@@ -39,11 +39,22 @@ describe('stateful stack', () => {
 describe('api stack', () => {
   it('runs every function on Node 22, ARM64, with the table bound', () => {
     const functions = api.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    expect(Object.keys(functions).length).toBe(ROUTES.length + 1);
+    expect(Object.keys(functions).length).toBe(ROUTES.length + 1 + Object.keys(WORKERS).length);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       expect(fn.Properties.Environment.Variables.TABLE_NAME).toBeDefined();
     }
+  });
+
+  it('reads the bulk queue with partial batch responses and bounded concurrency, its visibility six times the worker timeout', () => {
+    api.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      BatchSize: WORKERS.bulkDomain.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: WORKERS.bulkDomain.maxConcurrency },
+    });
+    const queues = stateful.findResources('AWS::SQS::Queue', { Properties: { VisibilityTimeout: WORKERS.bulkDomain.timeoutSeconds * 6 } });
+    expect(Object.keys(queues)).toHaveLength(1);
+    api.hasResourceProperties('AWS::Events::Rule', { EventPattern: { source: ['aws.s3'], 'detail-type': ['Object Created'] } });
   });
 
   it('authorizes with a REQUEST authorizer on X-API-Key, cached 60 s', () => {

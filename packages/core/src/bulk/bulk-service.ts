@@ -165,7 +165,7 @@ export class BulkService {
    * deliver an event twice: only an awaiting_upload job moves.
    */
   async uploadLanded(key: string): Promise<void> {
-    const match = UPLOAD_KEY.exec(decodeURIComponent(key.replace(/\+/g, ' ')));
+    const match = UPLOAD_KEY.exec(key);
     if (!match) return;
     const [, accountId, jobId] = match as unknown as [string, string, string];
     const job = await this.deps.jobs.getJob(accountId, jobId);

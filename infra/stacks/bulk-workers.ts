@@ -1,0 +1,79 @@
+// infra: the bulk research workers: the domain worker on the bulk queue (partial batch responses, bounded concurrency),
+// the upload-landed function on the bucket's Object Created events (EventBridge), the webhook sender, and the scheduled sweeper.
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { ApiFunction } from '../constructs/api-function.js';
+import { ENV, UPLOADS_PREFIX, WORKERS } from '../routes.js';
+
+export interface BulkResources {
+  table: ITable;
+  uploads: IBucket;
+  bulkQueue: IQueue;
+  webhookQueue: IQueue;
+}
+
+/** Environment of every function that touches bulk jobs. */
+export const bulkEnvironment = (r: BulkResources) => ({
+  [ENV.uploadsBucket]: r.uploads.bucketName,
+  [ENV.bulkQueue]: r.bulkQueue.queueUrl,
+  [ENV.webhookQueue]: r.webhookQueue.queueUrl,
+});
+
+/** Grants an HTTP function what the bulk routes need (send to queues, presign and read uploads). */
+export function grantBulk(fn: ApiFunction, r: BulkResources) {
+  for (const [k, v] of Object.entries(bulkEnvironment(r))) fn.addEnvironment(k, v);
+  r.bulkQueue.grantSendMessages(fn);
+  r.webhookQueue.grantSendMessages(fn);
+  r.uploads.grantPut(fn);
+  r.uploads.grantRead(fn);
+}
+
+export class BulkWorkers extends Construct {
+  readonly functions: Record<string, ApiFunction> = {};
+
+  constructor(scope: Construct, id: string, props: BulkResources & { environment: Record<string, string> }) {
+    super(scope, id);
+    const make = (spec: { id: string; entry: string; timeoutSeconds: number; memoryMb?: number }, knowledgeBase: boolean) => {
+      const fn = new ApiFunction(this, spec.id, {
+        entry: spec.entry,
+        knowledgeBase,
+        environment: props.environment,
+        timeout: Duration.seconds(spec.timeoutSeconds),
+        ...(spec.memoryMb ? { memorySize: spec.memoryMb } : {}),
+      }).bindTable(props.table, 'readwrite');
+      grantBulk(fn, props);
+      this.functions[spec.id] = fn;
+      return fn;
+    };
+
+    const domain = make(WORKERS.bulkDomain, true);
+    domain.addEventSource(
+      new SqsEventSource(props.bulkQueue, {
+        batchSize: WORKERS.bulkDomain.batchSize,
+        maxConcurrency: WORKERS.bulkDomain.maxConcurrency,
+        reportBatchItemFailures: true,
+      }),
+    );
+
+    const landed = make(WORKERS.uploadLanded, false);
+    // Through EventBridge (the bucket lives in the stateful stack; a bucket notification would make the stacks cyclic).
+    new Rule(this, 'UploadLanded', {
+      eventPattern: { source: ['aws.s3'], detailType: ['Object Created'], detail: { bucket: { name: [props.uploads.bucketName] }, object: { key: [{ prefix: UPLOADS_PREFIX }] } } },
+      targets: [new LambdaFunction(landed, { retryAttempts: 3 })],
+    });
+
+    const webhooks = make(WORKERS.webhookSender, false);
+    webhooks.addEventSource(
+      new SqsEventSource(props.webhookQueue, { batchSize: WORKERS.webhookSender.batchSize, maxConcurrency: WORKERS.webhookSender.maxConcurrency, reportBatchItemFailures: true }),
+    );
+
+    const sweeper = make(WORKERS.bulkSweeper, true);
+    new Rule(this, 'SweepSchedule', { schedule: Schedule.rate(Duration.minutes(WORKERS.bulkSweeper.everyMinutes)), targets: [new LambdaFunction(sweeper)] });
+  }
+}
