@@ -51,6 +51,8 @@ export const WORKERS = {
   bulkSweeper: { id: 'BulkSweeperWorker', entry: 'functions/workers/bulk-sweeper.ts', timeoutSeconds: 300, everyMinutes: 5 },
 } as const;
 export const UPLOADS_PREFIX = 'uploads/';
+/** Media types API Gateway passes to functions base64-encoded, byte for byte (the local front does the same). */
+export const BINARY_MEDIA_TYPES = ['text/csv', 'application/csv', 'multipart/form-data', 'application/vnd.ms-excel'];
 
 export const AUTHORIZER = { id: 'ApiKeyAuthorizer', entry: 'functions/authorizer/api-key.ts', header: 'X-API-Key', cacheTtlSeconds: 60 } as const;
 

@@ -6,7 +6,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ApiFunction } from '../constructs/api-function.js';
-import { AUTHORIZER, ENV, ROUTES } from '../routes.js';
+import { AUTHORIZER, BINARY_MEDIA_TYPES, ENV, ROUTES } from '../routes.js';
 import { BulkWorkers, grantBulk, type BulkResources } from './bulk-workers.js';
 
 export interface ApiStackProps extends StackProps {
@@ -50,7 +50,7 @@ export class ApiStack extends Stack {
     this.api = new RestApi(this, 'Api', {
       restApiName: `rivals-${props.stageName}`,
       // CSV and multipart uploads reach the functions as base64, byte for byte.
-      binaryMediaTypes: ['text/csv', 'application/csv', 'multipart/form-data', 'application/vnd.ms-excel'],
+      binaryMediaTypes: BINARY_MEDIA_TYPES,
       description: 'Rivals competitor-research API',
       deployOptions: {
         stageName: props.stageName,

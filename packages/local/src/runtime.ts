@@ -12,6 +12,8 @@ import { LOCAL_CREDENTIALS, LOCAL_HOST, LOCAL_REGION, startDynamoDbLocal, startS
 import { createFront } from './front.js';
 import { provision, type ProvisionedResources } from './provision.js';
 import { tableServices } from './services.js';
+import { startLocalWorkers, type LocalWorkers } from './workers.js';
+import { SQSClient } from '@aws-sdk/client-sqs';
 
 export const PROJECT_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const DEV_ACCOUNT_ID = 'acct_dev';
@@ -35,6 +37,7 @@ export interface LocalService {
   resources: ProvisionedResources;
   endpoints: { dynamodb: string; s3: string; sqs: string };
   table: TableRef;
+  workers: LocalWorkers;
   stop(): Promise<void>;
 }
 
@@ -43,7 +46,9 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
   const started: RunningEngine[] = [];
   const scratch = options.dataDir ? null : mkdtempSync(join(tmpdir(), 'rivals-s3-'));
   let server: Server | undefined;
+  let workers: LocalWorkers | undefined;
   const stop = async () => {
+    await workers?.stop();
     if (server) await new Promise<void>((r) => server!.close(() => r()));
     server?.closeAllConnections();
     for (const engine of started.reverse()) await engine.stop().catch(() => undefined);
@@ -72,6 +77,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       TABLE_NAME: resources.tableName,
       UPLOADS_BUCKET: resources.bucketName,
       BULK_QUEUE_URL: resources.queues.BulkQueue ?? '',
+      WEBHOOK_QUEUE_URL: resources.queues.WebhookQueue ?? '',
       POWERTOOLS_DEV: 'true',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
     });
@@ -79,6 +85,15 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     const table: TableRef = { client: createDocumentClient(new DynamoDBClient({ ...clientConfig, endpoint: endpoints.dynamodb })), tableName: resources.tableName };
     const { accountId, apiKey } = await ensureDevAccount(table, options.devCredits ?? 1000, options.devApiKey);
 
+    const sqsClient = new SQSClient({ ...clientConfig, endpoint: endpoints.sqs });
+    workers = startLocalWorkers({
+      projectRoot: PROJECT_ROOT,
+      sqs: sqsClient,
+      queues: { bulk: resources.queues.BulkQueue!, webhook: resources.queues.WebhookQueue! },
+      onObjectEvent: s3.onObjectEvent,
+      bucket: resources.bucketName,
+      log,
+    });
     server = createFront({ projectRoot: PROJECT_ROOT, log });
     const host = options.host ?? LOCAL_HOST;
     await new Promise<void>((resolveListen, reject) => {
@@ -92,7 +107,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       writeFileSync(options.keyFile, `${apiKey}\n`, { mode: 0o600 });
       writeFileSync(join(options.keyFile, '..', 'runtime.json'), JSON.stringify({ url, endpoints, resources }, null, 2));
     }
-    return { url, apiKey, accountId, resources, endpoints, table, stop };
+    return { url, apiKey, accountId, resources, endpoints, table, workers, stop };
   } catch (error) {
     await stop();
     throw error;
