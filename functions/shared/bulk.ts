@@ -3,7 +3,7 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3UploadStore, s3Client, SqsDomainQueue, SqsWebhookQueue } from '@rivals/aws';
 import { BULK_MAX_UPLOAD_BYTES } from '@rivals/contracts';
-import { BulkService, systemClock, WebhookService, type WebhookTransport } from '@rivals/core';
+import { BulkService, BulkSweeper, systemClock, WebhookService, type WebhookTransport } from '@rivals/core';
 import { DynamoBulkJobStore, DynamoSearchStore, DynamoWebhookSecretStore } from '@rivals/db';
 import { config } from './config.js';
 import { lazy, services } from './container.js';
@@ -31,6 +31,21 @@ export const bulkService = lazy(
       maxDomains: config.bulkMaxDomains,
       maxUploadBytes: BULK_MAX_UPLOAD_BYTES,
       uploadUrlTtlSeconds: UPLOAD_URL_TTL_SECONDS,
+    }),
+);
+
+export const bulkSweeper = lazy(
+  () =>
+    new BulkSweeper({
+      jobs: bulkJobs(),
+      searches: searchStore(),
+      webhookQueue: webhookQueue(),
+      clock: systemClock,
+      ids: services().ids,
+      // Past every redelivery (3 receives x the 540 s visibility timeout): the message is in the dead-letter queue by then.
+      runningDeadlineMs: 30 * 60_000,
+      pendingDeadlineMs: 6 * 60 * 60_000,
+      uploadGraceMs: 60 * 60_000,
     }),
 );
 

@@ -36,9 +36,5 @@ export const bulkWorker = lazy(
       deadlineMs: config.researchDeadlineMs,
       // Longer than the worker's Lambda timeout, so that a live attempt is never taken over.
       takeoverAfterMs: 120_000,
-      // Past every redelivery (3 receives x the visibility timeout): the message is in the dead-letter queue by then.
-      runningDeadlineMs: 30 * 60_000,
-      pendingDeadlineMs: 6 * 60 * 60_000,
-      uploadGraceMs: 60 * 60_000,
     }),
 );

@@ -1,8 +1,9 @@
 // infra: the bulk research workers: the domain worker on the bulk queue (partial batch responses, bounded concurrency),
-// the upload-landed function on the bucket's Object Created events (EventBridge), the webhook sender, and the scheduled sweeper.
+// the upload-landed function on the bucket's Object Created events (EventBridge), and the webhook sender. The
+// scheduled sweeper (routes.ts SCHEDULED) also sweeps bulk domains.
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -72,8 +73,5 @@ export class BulkWorkers extends Construct {
     webhooks.addEventSource(
       new SqsEventSource(props.webhookQueue, { batchSize: WORKERS.webhookSender.batchSize, maxConcurrency: WORKERS.webhookSender.maxConcurrency, reportBatchItemFailures: true }),
     );
-
-    const sweeper = make(WORKERS.bulkSweeper, true);
-    new Rule(this, 'SweepSchedule', { schedule: Schedule.rate(Duration.minutes(WORKERS.bulkSweeper.everyMinutes)), targets: [new LambdaFunction(sweeper)] });
   }
 }

@@ -79,10 +79,10 @@ describe('bulk jobs on DynamoDB Local', () => {
     await s.worker.process(first!);
     await s.jobs.claimDomain(jobId, 2, clock.now().toISOString(), new Date(0).toISOString()); // then it dies
     void second;
-    expect(await s.worker.sweep()).toMatchObject({ refunded: 0 });
+    expect(await s.sweeper.sweep()).toMatchObject({ refunded: 0 });
     clock.advance(31 * 60_000);
-    expect(await s.worker.sweep()).toMatchObject({ refunded: 1, finished: 1 });
-    expect(await s.worker.sweep()).toMatchObject({ refunded: 0, finished: 0 });
+    expect(await s.sweeper.sweep()).toMatchObject({ refunded: 1, finished: 1 });
+    expect(await s.sweeper.sweep()).toMatchObject({ refunded: 0, finished: 0 });
     expect(await s.worker.process(second!)).toBe('skipped'); // a redrive after the sweep changes nothing
     expect(await s.bulk.get(s.accountId, jobId, { limit: 5 })).toMatchObject({ status: 'completed', completedDomains: 1, failedDomains: 1, creditsCharged: 1, creditsRefunded: 1 });
     expect(await s.ledger.balance(s.accountId)).toBe(4);

@@ -1,5 +1,5 @@
 // test helper: bulk services on a real table, with in-memory queues and upload store that the tests drive by hand.
-import { BulkService, BulkWorker, WebhookService, type Clock, type DomainMessage, type ResearchEngine, type UploadStore, type WebhookMessage, type WebhookTransport } from '@rivals/core';
+import { BulkService, BulkSweeper, BulkWorker, WebhookService, type Clock, type DomainMessage, type ResearchEngine, type UploadStore, type WebhookMessage, type WebhookTransport } from '@rivals/core';
 import { DynamoBulkJobStore, DynamoSearchStore, DynamoWebhookSecretStore, type TableRef } from '@rivals/db';
 import { tableServices } from '../../packages/local/src/services.js';
 
@@ -60,10 +60,8 @@ export function bulkOn(table: TableRef, engine: ResearchEngine, options: { clock
       webhookQueue,
       deadlineMs: 2_000,
       takeoverAfterMs: 120_000,
-      runningDeadlineMs: 30 * 60_000,
-      pendingDeadlineMs: 6 * 60 * 60_000,
-      uploadGraceMs: 60 * 60_000,
     }),
+    sweeper: new BulkSweeper({ ...deps, searches, webhookQueue, runningDeadlineMs: 30 * 60_000, pendingDeadlineMs: 6 * 60 * 60_000, uploadGraceMs: 60 * 60_000 }),
     webhooks: new WebhookService({ jobs, secrets, queue: webhookQueue, transport: options.transport ?? { post: async () => ({ status: 200 }) }, clock }),
   };
 }

@@ -6,11 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createDocumentClient, type TableRef } from '@rivals/db';
+import { createDocumentClient, createDynamoClient, type TableRef } from '@rivals/db';
 import { LOCAL_CREDENTIALS, LOCAL_HOST, LOCAL_REGION, startDynamoDbLocal, startS3, startSqs, type RunningEngine } from './engines.js';
 import { createFront } from './front.js';
 import { provision, type ProvisionedResources } from './provision.js';
+import { startSchedules } from './schedules.js';
 import { tableServices } from './services.js';
 import { startLocalWorkers, type LocalWorkers } from './workers.js';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -28,6 +28,8 @@ export interface LocalOptions {
   /** Where the dev key is written; nothing is written when null. */
   keyFile?: string | null;
   log?: (line: string) => void;
+  /** Seconds between runs of the scheduled functions (the sweeper); default 60. */
+  scheduleEverySeconds?: number;
 }
 
 export interface LocalService {
@@ -46,8 +48,10 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
   const started: RunningEngine[] = [];
   const scratch = options.dataDir ? null : mkdtempSync(join(tmpdir(), 'rivals-s3-'));
   let server: Server | undefined;
+  let schedules: { stop(): Promise<void> } | undefined;
   let workers: LocalWorkers | undefined;
   const stop = async () => {
+    await schedules?.stop();
     await workers?.stop();
     if (server) await new Promise<void>((r) => server!.close(() => r()));
     server?.closeAllConnections();
@@ -82,7 +86,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
     });
 
-    const table: TableRef = { client: createDocumentClient(new DynamoDBClient({ ...clientConfig, endpoint: endpoints.dynamodb })), tableName: resources.tableName };
+    const table: TableRef = { client: createDocumentClient(createDynamoClient({ ...clientConfig, endpoint: endpoints.dynamodb })), tableName: resources.tableName };
     const { accountId, apiKey } = await ensureDevAccount(table, options.devCredits ?? 1000, options.devApiKey);
 
     const sqsClient = new SQSClient({ ...clientConfig, endpoint: endpoints.sqs });
@@ -95,6 +99,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       log,
     });
     server = createFront({ projectRoot: PROJECT_ROOT, log });
+    schedules = startSchedules({ projectRoot: PROJECT_ROOT, everySeconds: options.scheduleEverySeconds ?? 60, log });
     const host = options.host ?? LOCAL_HOST;
     await new Promise<void>((resolveListen, reject) => {
       server!.once('error', reject);

@@ -18,14 +18,18 @@ export interface BulkWorkerDeps {
   deadlineMs: number;
   /** A running domain whose attempt started longer ago than this is taken over by the next delivery (its worker died). */
   takeoverAfterMs: number;
-  /** The sweeper fails a domain still running this long after its attempt started, and a job pending this long after it was created. */
-  runningDeadlineMs: number;
-  pendingDeadlineMs: number;
-  /** An upload URL whose file never landed: the job fails this long after the URL expired. */
-  uploadGraceMs: number;
 }
 
 export type DomainOutcome = 'succeeded' | 'failed' | 'skipped';
+
+/** Refunds a claimed domain, unless its search had in fact been settled (its worker died after settling): then it succeeded. */
+export async function failDomain(deps: { jobs: BulkJobStore; searches: SearchStore }, domain: BulkDomainRecord, error: string, at: string): Promise<DomainOutcome> {
+  const result = await deps.jobs.failDomain(domain, error, at);
+  if (result !== 'search-succeeded') return 'failed';
+  const search = await deps.searches.get(domain.accountId, domain.searchId);
+  await deps.jobs.succeedDomain(domain, { totalCompetitors: search?.totalCompetitors ?? 0, likelyCompetitors: search?.likelyCompetitors ?? 0 }, at);
+  return 'succeeded';
+}
 
 export class BulkWorker {
   private readonly run: ResearchRun;
@@ -53,7 +57,7 @@ export class BulkWorker {
     } else {
       await jobs.startSearch({ id: domain.searchId, accountId: domain.accountId, domain: domain.domain, limit: job.limit, source: 'bulk', jobId: domain.jobId, createdAt: started.toISOString() });
       try {
-        const settled = await this.run.researchAndSettle(domain.accountId, domain.searchId, domain.domain, job.limit, started);
+        const settled = await this.run.researchAndSettle(domain.accountId, domain.searchId, { domain: domain.domain, limit: job.limit }, started);
         outcome = await this.succeed(domain, settled.competitors.length, settled.likelyCompetitors);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
@@ -69,51 +73,11 @@ export class BulkWorker {
     return 'succeeded';
   }
 
-  /** Refunds the domain, unless its search had in fact been settled: then it is a success. */
-  private async fail(domain: BulkDomainRecord, error: string): Promise<DomainOutcome> {
-    const result = await this.deps.jobs.failDomain(domain, error, this.iso());
-    if (result !== 'search-succeeded') return 'failed';
-    const search = await this.deps.searches.get(domain.accountId, domain.searchId);
-    return this.succeed(domain, search?.totalCompetitors ?? 0, search?.likelyCompetitors ?? 0);
+  private fail(domain: BulkDomainRecord, error: string): Promise<DomainOutcome> {
+    return failDomain(this.deps, domain, error, this.iso());
   }
 
   private async finish(accountId: string, jobId: string) {
     if (await this.deps.jobs.finishJobIfDone(accountId, jobId, this.iso())) await enqueueWebhook({ ...this.deps, webhookQueue: this.deps.webhookQueue }, accountId, jobId);
-  }
-
-  /**
-   * The sweeper's bulk part: domains stuck running past their deadline (their messages went to the dead-letter queue,
-   * or the queue lost them) and domains never started long after their job was created are failed and refunded, once;
-   * jobs whose last outcome was recorded but not yet counted as the end are ended; upload URLs never used expire.
-   */
-  async sweep(): Promise<{ refunded: number; finished: number; expired: number }> {
-    const { jobs } = this.deps;
-    const now = this.deps.clock.now();
-    const totals = { refunded: 0, finished: 0, expired: 0 };
-    for await (const { accountId, jobId } of jobs.activeJobs()) {
-      const job = await jobs.getJob(accountId, jobId);
-      if (!job) continue;
-      if (job.status === 'awaiting_upload') {
-        if (job.uploadExpiresAt && Date.parse(job.uploadExpiresAt) + this.deps.uploadGraceMs < now.getTime()) {
-          if (await jobs.failAwaitingJob(accountId, jobId, 'upload_expired', now.toISOString())) {
-            totals.expired++;
-            await enqueueWebhook(this.deps, accountId, jobId);
-          }
-        }
-        continue;
-      }
-      const pendingTooLong = Date.parse(job.createdAt) + this.deps.pendingDeadlineMs < now.getTime();
-      for await (const domain of jobs.unfinishedDomains(jobId)) {
-        const stuckRunning = domain.state === 'running' && domain.startedAt !== null && Date.parse(domain.startedAt) + this.deps.runningDeadlineMs < now.getTime();
-        if (!stuckRunning && !(domain.state === 'pending' && pendingTooLong)) continue;
-        const claimed = await jobs.claimDomain(jobId, domain.seq, now.toISOString(), this.iso(-this.deps.runningDeadlineMs));
-        if (claimed && (await this.fail(claimed, 'research_timeout')) === 'failed') totals.refunded++;
-      }
-      if (await jobs.finishJobIfDone(accountId, jobId, now.toISOString())) {
-        totals.finished++;
-        await enqueueWebhook(this.deps, accountId, jobId);
-      }
-    }
-    return totals;
   }
 }

@@ -1,10 +1,13 @@
 // core use case: one paid search. Reserve a credit, research and settle (ResearchRun, shared with bulk domains), or
 // refund before answering.
-import type { SearchResult } from '@rivals/contracts';
+import type { SearchFilters, SearchResult } from '@rivals/contracts';
 import { ApiError } from '../errors.js';
 import { normalizeDomain } from '../domain.js';
 import type { Clock, CreditsLedger, IdGenerator, ResearchEngine, SearchSource } from '../ports.js';
-import { ResearchRun, seconds, type SettledRun } from './research-run.js';
+import { withRetries, type RetryOptions } from '../retry.js';
+import { REFUND_RETRY, ResearchRun, type SettledRun } from './research-run.js';
+import { elapsedSeconds as seconds } from '../runtime.js';
+import { SWEEP_MARGIN_MS } from './sweeper.js';
 
 export interface SearchServiceDeps {
   ledger: CreditsLedger;
@@ -13,6 +16,8 @@ export interface SearchServiceDeps {
   ids: IdGenerator;
   /** A synchronous search answers within this many milliseconds or fails with research_timeout (refunded). */
   deadlineMs: number;
+  /** How hard a search tries to save its result, or give its credit back, before answering; the sweeper does the rest. */
+  refundRetry?: Omit<RetryOptions, 'sleep'>;
 }
 
 export interface SearchOrigin {
@@ -25,30 +30,62 @@ export interface SearchAnswer {
   result: SearchResult;
 }
 
+/** The filters asked for, with excluded domains normalised (an invalid one is invalid_domain); undefined for none. */
+export function normalizeFilters({ exclude, types, minMatchScore, countries }: SearchFilters): SearchFilters | undefined {
+  const filters: SearchFilters = {};
+  if (exclude?.length) {
+    filters.exclude = [
+      ...new Set(
+        exclude.map((value, i) => {
+          try {
+            return normalizeDomain(value);
+          } catch (error) {
+            const e = error as ApiError;
+            throw new ApiError(e.code, e.message, { details: [{ field: `exclude.${i}`, problem: 'not a public hostname' }] });
+          }
+        }),
+      ),
+    ];
+  }
+  if (types?.length) filters.types = [...new Set(types)];
+  if (minMatchScore !== undefined) filters.minMatchScore = minMatchScore;
+  if (countries?.length) filters.countries = [...new Set(countries.map((c) => c.toUpperCase()))];
+  return Object.keys(filters).length ? filters : undefined;
+}
+
 export class SearchService {
   private readonly run: ResearchRun;
   constructor(private readonly deps: SearchServiceDeps) {
     this.run = new ResearchRun(deps);
   }
 
-  async search(accountId: string, request: { domain: string; limit: number }, origin: SearchOrigin = { source: 'api' }): Promise<SearchAnswer> {
+  async search(accountId: string, request: { domain: string; limit: number } & SearchFilters, origin: SearchOrigin = { source: 'api' }): Promise<SearchAnswer> {
     const { ledger, clock, ids } = this.deps;
     const domain = normalizeDomain(request.domain);
+    const filters = normalizeFilters(request);
     const started = clock.now();
     const searchId = ids.next('srch');
-    await ledger.reserveSearch({
-      id: searchId,
-      accountId,
-      domain,
-      limit: request.limit,
-      source: origin.source,
-      ...(origin.jobId ? { jobId: origin.jobId } : {}),
-      createdAt: started.toISOString(),
-    });
+    try {
+      await ledger.reserveSearch({
+        id: searchId,
+        accountId,
+        domain,
+        limit: request.limit,
+        source: origin.source,
+        ...(origin.jobId ? { jobId: origin.jobId } : {}),
+        ...(filters ? { filters } : {}),
+        createdAt: started.toISOString(),
+        sweepAfter: new Date(started.getTime() + this.deps.deadlineMs + SWEEP_MARGIN_MS).toISOString(),
+      });
+    } catch (error) {
+      if (error instanceof ApiError) throw error; // insufficient_credits: nothing was written
+      // The reservation may or may not have been written (a timeout can hide a success): make sure it is not kept.
+      throw await this.refund(accountId, searchId, started, new ApiError('internal_error', 'The search could not start.', {}, { cause: error }));
+    }
 
     let settled: SettledRun;
     try {
-      settled = await this.run.researchAndSettle(accountId, searchId, domain, request.limit, started);
+      settled = await this.run.researchAndSettle(accountId, searchId, { domain, limit: request.limit, filters }, started);
     } catch (error) {
       throw await this.refund(accountId, searchId, started, error as ApiError);
     }
@@ -67,15 +104,28 @@ export class SearchService {
     };
   }
 
-  /** Gives the credit back (once) and returns the error to throw, stamped with the refund and the balance. */
+  /**
+   * Gives the credit back (once) and returns the error to throw, saying whether the credit is back. Never throws: when
+   * the database cannot take the refund now, the sweeper refunds the search once it is past its sweepAfter time.
+   */
   private async refund(accountId: string, searchId: string, started: Date, failure: ApiError): Promise<ApiError> {
-    const completed = this.deps.clock.now();
-    await this.deps.ledger.refundSearch(accountId, searchId, {
-      error: failure.code,
-      completedAt: completed.toISOString(),
-      elapsedSeconds: seconds(started, completed),
-    });
-    const creditsRemaining = await this.deps.ledger.balance(accountId);
-    return new ApiError(failure.code, failure.message, { ...failure.extra, refunded: true, creditsRemaining }, { cause: failure.cause ?? failure });
+    const { ledger, clock } = this.deps;
+    const completed = clock.now();
+    let refunded: boolean;
+    try {
+      // false: the search was not running any more, or never was: either way no credit of it is held.
+      await withRetries(
+        () => ledger.refundSearch(accountId, searchId, { error: failure.code, completedAt: completed.toISOString(), elapsedSeconds: seconds(started, completed) }),
+        this.deps.refundRetry ?? REFUND_RETRY,
+      );
+      refunded = true;
+    } catch {
+      refunded = false;
+    }
+    const creditsRemaining = refunded ? await ledger.balance(accountId).catch(() => undefined) : undefined;
+    const message = refunded
+      ? failure.message
+      : `${failure.message.replace(/;? ?the credit was refunded\.?$/, '.')} The credit could not be refunded yet; it will be refunded automatically within ${Math.ceil((this.deps.deadlineMs + SWEEP_MARGIN_MS) / 60_000) + 5} minutes.`;
+    return new ApiError(failure.code, message, { ...failure.extra, refunded, ...(creditsRemaining === undefined ? {} : { creditsRemaining }) }, { cause: failure.cause ?? failure });
   }
 }
