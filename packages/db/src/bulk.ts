@@ -134,7 +134,8 @@ export class DynamoBulkJobStore implements BulkJobStore {
     }
   }
 
-  async failAwaitingJob(accountId: string, jobId: string, error: string, at: string): Promise<boolean> {
+  /** Ends a job (its update, conditioned) and drops its active marker, in one transaction. False when the condition fails. */
+  private async endJob(accountId: string, jobId: string, update: { set: string; condition: string; names: Record<string, string>; values: Record<string, unknown> }): Promise<boolean> {
     try {
       await this.transact({
         TransactItems: [
@@ -142,20 +143,29 @@ export class DynamoBulkJobStore implements BulkJobStore {
             Update: {
               TableName: this.name,
               Key: keys.bulkJob(accountId, jobId),
-              UpdateExpression: 'SET #status = :failed, #error = :error, updatedAt = :at, finishedAt = :at',
-              ConditionExpression: CONDITIONS.jobAwaiting,
-              ExpressionAttributeNames: { ...names, '#error': 'error' },
-              ExpressionAttributeValues: { ':failed': 'failed', ':awaiting': 'awaiting_upload', ':error': error, ':at': at },
+              UpdateExpression: `SET ${update.set}`,
+              ConditionExpression: update.condition,
+              ExpressionAttributeNames: update.names,
+              ExpressionAttributeValues: update.values,
             },
           },
           { Delete: { TableName: this.name, Key: keys.activeBulkJob(jobId) } },
         ],
       });
       return true;
-    } catch (e) {
-      if (failedCondition(e)?.index === 0) return false;
-      throw e;
+    } catch (error) {
+      if (failedCondition(error)?.index === 0) return false;
+      throw error;
     }
+  }
+
+  failAwaitingJob(accountId: string, jobId: string, error: string, at: string): Promise<boolean> {
+    return this.endJob(accountId, jobId, {
+      set: '#status = :failed, #error = :error, updatedAt = :at, finishedAt = :at',
+      condition: CONDITIONS.jobAwaiting,
+      names: { ...names, '#error': 'error' },
+      values: { ':failed': 'failed', ':awaiting': 'awaiting_upload', ':error': error, ':at': at },
+    });
   }
 
   async getJob(accountId: string, jobId: string): Promise<BulkJobRecord | null> {
@@ -352,32 +362,20 @@ export class DynamoBulkJobStore implements BulkJobStore {
   }
 
   async finishJobIfDone(accountId: string, jobId: string, at: string): Promise<BulkJobRecord | null> {
-    for (const [condition, setStatus] of [
-      [CONDITIONS.jobDoneActive, '#status = :completed, '],
-      [CONDITIONS.jobDoneCancelled, ''],
-    ] as const) {
-      try {
-        await this.transact({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.name,
-                Key: keys.bulkJob(accountId, jobId),
-                UpdateExpression: `SET ${setStatus}finishedAt = :at, updatedAt = :at`,
-                ConditionExpression: condition,
-                ExpressionAttributeNames: names,
-                ExpressionAttributeValues: { ':zero': 0, ':at': at, ...(setStatus ? { ':completed': 'completed', ':queued': 'queued', ':running': 'running' } : { ':cancelled': 'cancelled', ':nullType': 'NULL' }) },
-              },
-            },
-            { Delete: { TableName: this.name, Key: keys.activeBulkJob(jobId) } },
-          ],
-        });
-        return this.getJob(accountId, jobId);
-      } catch (error) {
-        if (failedCondition(error)?.index !== 0) throw error;
-      }
-    }
-    return null;
+    const ended =
+      (await this.endJob(accountId, jobId, {
+        set: '#status = :completed, finishedAt = :at, updatedAt = :at',
+        condition: CONDITIONS.jobDoneActive,
+        names,
+        values: { ':zero': 0, ':at': at, ':completed': 'completed', ':queued': 'queued', ':running': 'running' },
+      })) ||
+      (await this.endJob(accountId, jobId, {
+        set: 'finishedAt = :at, updatedAt = :at',
+        condition: CONDITIONS.jobDoneCancelled,
+        names,
+        values: { ':zero': 0, ':at': at, ':cancelled': 'cancelled', ':nullType': 'NULL' },
+      }));
+    return ended ? this.getJob(accountId, jobId) : null;
   }
 
   async cancelJob(accountId: string, jobId: string, at: string): Promise<boolean> {
