@@ -8,8 +8,12 @@ export interface RouteSpec {
   path: string;
   /** Handler file, relative to the project root; it exports `handler`. */
   entry: string;
-  /** False only for the keyless routes of API.md. */
+  /** False only for the keyless routes (health, the OpenAPI document, the public read of a share). */
   auth: boolean;
+  /** What the function may do with the table; default: read for GET, write otherwise. */
+  access?: 'none' | 'read' | 'write';
+  /** Indexes of the table the function queries (IAM grants them by name, never a wildcard). */
+  indexes?: string[];
   /** The route reads the knowledge base (its bundle carries the index). */
   knowledgeBase?: boolean;
   memoryMb?: number;
@@ -17,8 +21,8 @@ export interface RouteSpec {
 }
 
 export const ROUTES: RouteSpec[] = [
-  { id: 'Health', method: 'GET', path: '/api/health', entry: 'functions/http/health.ts', auth: false },
-  { id: 'OpenApi', method: 'GET', path: '/api/openapi.json', entry: 'functions/http/openapi.ts', auth: false },
+  { id: 'Health', method: 'GET', path: '/api/health', entry: 'functions/http/health.ts', auth: false, access: 'none' },
+  { id: 'OpenApi', method: 'GET', path: '/api/openapi.json', entry: 'functions/http/openapi.ts', auth: false, access: 'none' },
   {
     id: 'Search',
     method: 'POST',
@@ -60,6 +64,7 @@ export const BINARY_MEDIA_TYPES = ['multipart/form-data'];
 export interface ScheduledSpec {
   id: string;
   entry: string;
+  indexes?: string[];
   everyMinutes: number;
   timeoutSeconds: number;
 }
@@ -67,8 +72,11 @@ export interface ScheduledSpec {
 export const SCHEDULED: ScheduledSpec[] = [
   // Refunds searches whose process died; a search is overdue 60 s after its 25 s deadline, so a lost credit is back
   // within about 6 minutes. Also bulk domains stuck past their deadline (functions/workers/sweeper.ts).
-  { id: 'Sweeper', entry: 'functions/workers/sweeper.ts', everyMinutes: 5, timeoutSeconds: 120 },
+  { id: 'Sweeper', entry: 'functions/workers/sweeper.ts', everyMinutes: 5, timeoutSeconds: 120, indexes: ['gsi1'] },
 ];
+
+/** A route's table access: as declared, else read for GET and write for the rest. */
+export const accessOf = (route: RouteSpec): 'none' | 'read' | 'write' => route.access ?? (route.method === 'GET' ? 'read' : 'write');
 
 export const AUTHORIZER = { id: 'ApiKeyAuthorizer', entry: 'functions/authorizer/api-key.ts', header: 'X-API-Key', cacheTtlSeconds: 60 } as const;
 

@@ -25,8 +25,8 @@ export function buildStage(app: App, stageName?: string): Stage {
     env,
     table: stateful.table,
     bulk: { uploads: stateful.uploads, bulkQueue: stateful.bulkQueue, webhookQueue: stateful.webhookQueue },
-    stageName: config.stage,
-    freeCredits: config.freeCredits,
+    deadLetterQueues: [stateful.bulkDeadLetterQueue],
+    config,
     version: process.env.npm_package_version ?? '0.1.0',
   });
   return { config, stateful, api };

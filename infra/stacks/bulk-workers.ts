@@ -3,6 +3,7 @@
 // scheduled sweeper (routes.ts SCHEDULED) also sweeps bulk domains.
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -26,29 +27,37 @@ export const bulkEnvironment = (r: BulkResources) => ({
   [ENV.webhookQueue]: r.webhookQueue.queueUrl,
 });
 
-/** Grants an HTTP function what the bulk routes need (send to queues, presign and read uploads). */
-export function grantBulk(fn: ApiFunction, r: BulkResources) {
+/**
+ * The bulk environment and least-privilege grants: send to the bulk and webhook queues; with `uploads`, put (presign)
+ * and get objects under the uploads/ prefix. Named actions only, and the key's when the data is encrypted with one.
+ */
+export function grantBulk(fn: ApiFunction, r: BulkResources, options: { uploads?: boolean } = {}) {
   for (const [k, v] of Object.entries(bulkEnvironment(r))) fn.addEnvironment(k, v);
-  r.bulkQueue.grantSendMessages(fn);
-  r.webhookQueue.grantSendMessages(fn);
-  r.uploads.grantPut(fn);
-  r.uploads.grantRead(fn);
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [r.bulkQueue.queueArn, r.webhookQueue.queueArn] }));
+  const keys = [r.bulkQueue.encryptionMasterKey, r.webhookQueue.encryptionMasterKey];
+  if (options.uploads) {
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject'], resources: [r.uploads.arnForObjects(`${UPLOADS_PREFIX}*`)] }));
+    keys.push(r.uploads.encryptionKey);
+  }
+  const keyArns = [...new Set(keys.filter((k) => k !== undefined).map((k) => k!.keyArn))];
+  if (keyArns.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: keyArns }));
 }
 
 export class BulkWorkers extends Construct {
   readonly functions: Record<string, ApiFunction> = {};
 
-  constructor(scope: Construct, id: string, props: BulkResources & { environment: Record<string, string> }) {
+  constructor(scope: Construct, id: string, props: BulkResources & { environment: Record<string, string>; retainLogs: boolean }) {
     super(scope, id);
     const make = (spec: { id: string; entry: string; timeoutSeconds: number; memoryMb?: number }, knowledgeBase: boolean) => {
       const fn = new ApiFunction(this, spec.id, {
         entry: spec.entry,
         knowledgeBase,
         environment: props.environment,
+        retainLogs: props.retainLogs,
         timeout: Duration.seconds(spec.timeoutSeconds),
         ...(spec.memoryMb ? { memorySize: spec.memoryMb } : {}),
-      }).bindTable(props.table, 'readwrite');
-      grantBulk(fn, props);
+      }).bindTable(props.table, 'write');
+      grantBulk(fn, props, { uploads: spec.id === WORKERS.uploadLanded.id });
       this.functions[spec.id] = fn;
       return fn;
     };
