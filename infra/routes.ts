@@ -44,6 +44,11 @@ export const ROUTES: RouteSpec[] = [
   { id: 'BulkDownload', method: 'GET', path: '/api/bulk/jobs/{id}/download', entry: 'functions/http/bulk/download.ts', auth: true, memoryMb: 1024, timeoutSeconds: 28 },
   { id: 'BulkCancelJob', method: 'DELETE', path: '/api/bulk/jobs/{id}', entry: 'functions/http/bulk/cancel-job.ts', auth: true, timeoutSeconds: 28 },
   { id: 'WebhookSecret', method: 'POST', path: '/api/webhook-secret', entry: 'functions/http/webhook-secret.ts', auth: true },
+  { id: 'CreateApiKey', method: 'POST', path: '/api/auth/api-keys', entry: 'functions/http/create-api-key.ts', auth: true },
+  { id: 'ListApiKeys', method: 'GET', path: '/api/auth/api-keys', entry: 'functions/http/list-api-keys.ts', auth: true },
+  // Both revocation routes run the same handler: the id comes from the path or from the body.
+  { id: 'RevokeApiKey', method: 'DELETE', path: '/api/auth/api-keys/{id}', entry: 'functions/http/revoke-api-key.ts', auth: true },
+  { id: 'RevokeApiKeyByBody', method: 'DELETE', path: '/api/auth/api-keys', entry: 'functions/http/revoke-api-key.ts', auth: true },
 ];
 
 /** Queue and bucket workers: the same handler files in Lambda and in the local runtime (packages/local/src/workers.ts). */
@@ -86,4 +91,16 @@ export const ENV = {
   bulkQueue: 'BULK_QUEUE_URL',
   webhookQueue: 'WEBHOOK_QUEUE_URL',
   bulkMaxDomains: 'BULK_MAX_DOMAINS',
-  table: 'TABLE_NAME', kbIndex: 'KB_INDEX_PATH', freeCredits: 'FREE_CREDITS', deadline: 'RESEARCH_DEADLINE_MS', version: 'SERVICE_VERSION' } as const;
+  table: 'TABLE_NAME',
+  kbIndex: 'KB_INDEX_PATH',
+  freeCredits: 'FREE_CREDITS',
+  deadline: 'RESEARCH_DEADLINE_MS',
+  version: 'SERVICE_VERSION',
+  rateLimitKeyPerSecond: 'RATE_LIMIT_KEY_PER_SECOND',
+  rateLimitKeyBurst: 'RATE_LIMIT_KEY_BURST',
+  rateLimitIpPerSecond: 'RATE_LIMIT_IP_PER_SECOND',
+  rateLimitIpBurst: 'RATE_LIMIT_IP_BURST',
+} as const;
+
+/** Partition-key prefix of the rate-limit buckets (packages/db keys.rateBucket): every function may update those items. */
+export const RATE_LIMIT_PARTITION = 'RATE#';

@@ -8,13 +8,17 @@ import { providersFromEnv } from '@rivals/providers';
 import { config } from './config.js';
 import { bulkJobs, searchStore, webhookQueue } from './bulk.js';
 import { lazy, services } from './container.js';
+import { providerEnvironment } from './provider-secrets.js';
+
+// Read during init (a top-level await), so that no request waits for Secrets Manager.
+const providerEnv = await providerEnvironment();
 
 const engine = lazy(() =>
   createEngine({
     homepage: createHomepageReader(),
     profileCache: new DynamoProfileCache(services().table),
     // Off unless RIVALS_PROVIDERS names them; see @rivals/providers.
-    providers: providersFromEnv(),
+    providers: providersFromEnv(providerEnv),
   }),
 );
 
@@ -38,3 +42,6 @@ export const bulkWorker = lazy(
       takeoverAfterMs: 120_000,
     }),
 );
+
+// The knowledge base is loaded while the function initialises, not inside the first request.
+engine();

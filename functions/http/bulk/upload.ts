@@ -37,7 +37,7 @@ function multipartFile(body: Buffer, contentType: string): Promise<Buffer> {
 export const handler = httpRoute({
   auth: true,
   handler: async (request) => {
-    const query = validate(BulkUploadQuery, request.query);
+    const query = validate(BulkUploadQuery, request.query, 'query');
     const contentType = request.headers['content-type'] ?? '';
     const raw = request.rawBody ?? Buffer.alloc(0);
     let csv: Buffer;

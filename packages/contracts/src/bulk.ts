@@ -109,5 +109,3 @@ export type BulkJobEvent = z.infer<typeof BulkJobEvent>;
 
 export const WebhookSecret = z.strictObject({ secret: z.string() });
 export type WebhookSecret = z.infer<typeof WebhookSecret>;
-
-export const ListQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), cursor: z.string().max(2048).optional() });

@@ -2,3 +2,5 @@ export * from './errors.js';
 export * from './search.js';
 export * from './openapi.js';
 export * from './bulk.js';
+export * from './pages.js';
+export * from './api-keys.js';

@@ -16,3 +16,4 @@ export * from './bulk/bulk-service.js';
 export * from './bulk/bulk-worker.js';
 export * from './bulk/bulk-sweeper.js';
 export * from './bulk/webhooks.js';
+export * from './rate-limits.js';

@@ -8,7 +8,7 @@ import type { TableRef } from './client.js';
 import { CONDITIONS, failedCondition, isConditionFailure } from './conditions.js';
 import { keys, withoutKeys } from './keys.js';
 import type { DynamoCreditsLedger } from './ledger.js';
-import { decodeCursor, encodeCursor } from './pages.js';
+import { queryPage } from './pages.js';
 
 /** Most domains one cancel transaction refunds (100 items a transaction: the domains, the account, its entry, the job). */
 const CANCEL_BATCH = 97;
@@ -173,28 +173,18 @@ export class DynamoBulkJobStore implements BulkJobStore {
     return Item ? withoutKeys<BulkJobRecord>(Item) : null;
   }
 
-  private async page<T>(pk: string, skPrefix: string, request: PageRequest, newestFirst: boolean): Promise<Page<T>> {
-    const { Items, LastEvaluatedKey } = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.name,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-        ScanIndexForward: !newestFirst,
-        Limit: request.limit,
-        ExclusiveStartKey: decodeCursor(request.cursor, pk, skPrefix),
-      }),
-    );
-    return { items: (Items ?? []).map((i) => withoutKeys<T>(i)), nextCursor: encodeCursor(LastEvaluatedKey) };
+  private async page<T>(query: { pk: string; skPrefix: string }, request: PageRequest, order: 'newest-first' | 'sort-key'): Promise<Page<T>> {
+    const { items, nextCursor } = await queryPage(this.table, query, request, order);
+    return { items: items.map((i) => withoutKeys<T>(i)), nextCursor };
   }
 
   listJobs(accountId: string, request: PageRequest) {
-    const { pk, skPrefix } = keys.bulkJobsOf(accountId);
-    return this.page<BulkJobRecord>(pk, skPrefix, request, true);
+    return this.page<BulkJobRecord>(keys.bulkJobsOf(accountId), request, 'newest-first');
   }
 
+  /** In file order. */
   listDomains(jobId: string, request: PageRequest) {
-    const { pk, skPrefix } = keys.bulkDomainsOf(jobId);
-    return this.page<BulkDomainRecord>(pk, skPrefix, request, false);
+    return this.page<BulkDomainRecord>(keys.bulkDomainsOf(jobId), request, 'sort-key');
   }
 
   private async *query<T>(pk: string, skPrefix: string, filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> }): AsyncGenerator<T> {

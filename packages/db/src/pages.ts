@@ -1,19 +1,37 @@
-// db: opaque list cursors. A cursor is the base64url of the LastEvaluatedKey; one that does not decode to a key of the
-// partition being listed is 400 invalid_request, so a client can never page into another partition.
-import { invalidRequest } from '@rivals/core';
+// db: paged Queries of one partition, newest first, with opaque cursors. A cursor is the base64url of the last
+// item's sort key; it is checked against the partition and prefix it was made for, so a forged or stale one is
+// 400 invalid_request, never a DynamoDB error or another partition's data.
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { invalidRequest, type Page, type PageRequest } from '@rivals/core';
+import type { TableRef } from './client.js';
 
-export function encodeCursor(key: Record<string, unknown> | undefined): string | null {
-  return key ? Buffer.from(JSON.stringify(key)).toString('base64url') : null;
+const badCursor = () => invalidRequest('The cursor is not valid for this list; start again without it.', [{ field: 'cursor', problem: 'invalid' }]);
+
+export const encodeCursor = (sk: string) => Buffer.from(sk, 'utf8').toString('base64url');
+
+export function decodeCursor(cursor: string, skPrefix: string): string {
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw badCursor();
+  const sk = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!sk.startsWith(skPrefix) || sk.length > 1024 || encodeCursor(sk) !== cursor) throw badCursor();
+  return sk;
 }
 
-export function decodeCursor(cursor: string | undefined, pk: string, skPrefix: string): Record<string, unknown> | undefined {
-  if (cursor === undefined) return undefined;
-  try {
-    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
-    const fields = Object.keys(key).sort().join(',');
-    if (fields === 'pk,sk' && key.pk === pk && typeof key.sk === 'string' && key.sk.startsWith(skPrefix)) return key;
-  } catch {
-    // falls through
-  }
-  throw invalidRequest('The cursor is not valid.', [{ field: 'cursor', problem: 'invalid' }]);
+/** One page of the items of `pk` whose sort key starts with `skPrefix`, newest first (sort keys embed ULIDs), or in sort-key order. */
+export async function queryPage(table: TableRef, query: { pk: string; skPrefix: string }, page: PageRequest, order: 'newest-first' | 'sort-key' = 'newest-first'): Promise<Page<Record<string, unknown>>> {
+  const { pk, skPrefix } = query;
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, skPrefix);
+  // One more than asked: there is a next page only if it came back.
+  const { Items = [] } = await table.client.send(
+    new QueryCommand({
+      TableName: table.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+      ScanIndexForward: order === 'sort-key',
+      Limit: page.limit + 1,
+      ...(after ? { ExclusiveStartKey: { pk, sk: after } } : {}),
+    }),
+  );
+  const items = Items.slice(0, page.limit);
+  const last = items.at(-1);
+  return { items, nextCursor: Items.length > page.limit && last ? encodeCursor(String(last.sk)) : null };
 }

@@ -5,7 +5,8 @@ import { BULK_CSV_COLUMNS } from '@rivals/contracts';
 import { ApiError, insufficientCredits, invalidRequest, notFound } from '../errors.js';
 import type { Clock, CreditsLedger, IdGenerator } from '../ports.js';
 import { parseDomainsCsv, type ParsedDomains } from './csv.js';
-import type { BulkDomainRecord, BulkJobRecord, BulkJobStore, DomainQueue, PageRequest, UploadStore, WebhookQueue, WebhookSecretStore } from './ports.js';
+import type { PageRequest } from '../ports.js';
+import type { BulkDomainRecord, BulkJobRecord, BulkJobStore, DomainQueue, UploadStore, WebhookQueue, WebhookSecretStore } from './ports.js';
 import { jobSummary } from './job-summary.js';
 import { enqueueWebhook } from './webhooks.js';
 

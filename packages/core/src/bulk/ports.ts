@@ -1,6 +1,6 @@
 // core: the ports of bulk research. Adapters (db, aws) implement them; the bulk services never import adapters.
 import type { DomainState, JobStatus, RejectedRow, WebhookAttempt } from '@rivals/contracts';
-import type { SearchRecord } from '../ports.js';
+import type { Page, PageRequest, SearchRecord } from '../ports.js';
 
 export interface BulkJobRecord {
   id: string;
@@ -46,16 +46,6 @@ export interface BulkDomainRecord {
   totalCompetitors: number | null;
   likelyCompetitors: number | null;
   error: string | null;
-}
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
-
-export interface PageRequest {
-  limit: number;
-  cursor?: string | undefined;
 }
 
 /** The outcome of an attempt to fail a running domain. */
