@@ -42,6 +42,19 @@ export const config = {
       ip: { perSecond: intFromEnv('RATE_LIMIT_IP_PER_SECOND', ip.perSecond), burst: intFromEnv('RATE_LIMIT_IP_BURST', ip.burst) },
     };
   },
+  /**
+   * Parts health checks, as `name=url,...` in HEALTH_PROBE_URLS. The local runtime names its engines; AWS names none,
+   * so there health touches no dependency.
+   */
+  get healthProbes(): { name: string; url: string }[] {
+    return (process.env.HEALTH_PROBE_URLS ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => {
+        const [name = '', url = ''] = pair.split(/=(.*)/s);
+        return { name, url };
+      });
+  },
   get version(): string {
     return process.env.SERVICE_VERSION ?? '0.1.0';
   },

@@ -5,6 +5,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
+import { API_RESPONSE_HEADERS } from '@rivals/contracts';
 import { ApiError, invalidRequest, requestBuckets, type Principal, type RateLimitDecision } from '@rivals/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
@@ -59,7 +60,7 @@ const decisions = new WeakMap<APIGatewayProxyEvent, RateLimitDecision>();
 export function jsonResult(response: HttpResponse, requestId: string, rateLimit?: RateLimitDecision): APIGatewayProxyResult {
   return {
     statusCode: response.statusCode,
-    headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...rateLimitHeaders(rateLimit), ...response.headers },
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...API_RESPONSE_HEADERS, ...rateLimitHeaders(rateLimit), ...response.headers },
     body: response.text ?? (response.body === undefined ? '' : JSON.stringify(response.body)),
   };
 }

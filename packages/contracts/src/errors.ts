@@ -51,6 +51,7 @@ export const GATEWAY_MESSAGES = {
   invalid_api_key: 'The API key is not valid: it is unknown, malformed or revoked.',
   not_found: 'No such route.',
   rate_limited: 'Too many requests from this address; slow down and retry after the Retry-After seconds.',
+  method_not_allowed: 'This route does not accept that method; the Allow header lists the ones it does.',
 } as const;
 
 /**

@@ -4,3 +4,4 @@ export * from './openapi.js';
 export * from './bulk.js';
 export * from './pages.js';
 export * from './api-keys.js';
+export * from './headers.js';

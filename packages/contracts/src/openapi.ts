@@ -166,7 +166,16 @@ export function openApiDocument(version: string) {
         },
       },
       '/api/health': {
-        get: { operationId: 'health', summary: 'Liveness (no key)', security: [], responses: { '200': ok('The service runs.', 'Health'), ...errors('rate_limited') } },
+        get: {
+          operationId: 'health',
+          summary: 'Liveness (no key)',
+          security: [],
+          responses: {
+            '200': ok('The service runs.', 'Health'),
+            '503': ok('A part the service needs does not answer; `failing` names it.', 'Health'),
+            ...errors('rate_limited'),
+          },
+        },
       },
       '/api/openapi.json': {
         get: {
