@@ -17,3 +17,4 @@ export * from './bulk/bulk-worker.js';
 export * from './bulk/bulk-sweeper.js';
 export * from './bulk/webhooks.js';
 export * from './rate-limits.js';
+export * from './services/ledger-audit.js';

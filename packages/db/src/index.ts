@@ -11,3 +11,4 @@ export * from './profiles.js';
 export * from './pages.js';
 export * from './bulk.js';
 export * from './rate-limits.js';
+export * from './ledger-entries.js';
