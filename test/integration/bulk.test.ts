@@ -56,6 +56,24 @@ describe('bulk jobs on DynamoDB Local', () => {
     expect((await s.searches.get(s.accountId, job.results[1]!.searchId!))?.status).toBe('failed');
   });
 
+  it('researches every domain with the job\'s filters, recorded on the job and on each search', async () => {
+    const table = await freshTable();
+    let asked: unknown;
+    const s = bulkOn(table, new ScriptedEngine((domain) => ({ targetSource: 'knowledge-base', competitors: [competitor(1)] })));
+    const spying = bulkOn(table, { research: async (request) => ((asked = request.filters), { targetSource: 'knowledge-base', competitors: [competitor(1)] }) });
+    const { id: accountId } = await s.accounts.open('Filters', 5);
+    const filters = { exclude: ['https://www.Rival1.com/'], types: ['Direct' as const], minMatchScore: 40, countries: ['de', 'FR'] };
+    const { jobId } = await spying.bulk.upload(accountId, csv('good.com'), { limit: 5, ...filters });
+    for (const m of spying.queue.take()) await spying.worker.process(m);
+    const normalised = { exclude: ['rival1.com'], types: ['Direct'], minMatchScore: 40, countries: ['DE', 'FR'] };
+    expect(asked).toEqual(normalised);
+    const job = await spying.bulk.get(accountId, jobId, { limit: 5 });
+    expect(job.filters).toEqual(normalised);
+    expect((await spying.searches.get(accountId, job.results[0]!.searchId!))?.filters).toEqual(normalised);
+    await expect(spying.bulk.upload(accountId, csv('good.com'), { limit: 5, exclude: ['localhost'] })).rejects.toMatchObject({ code: 'invalid_domain' });
+    expect(await s.ledger.balance(accountId)).toBe(4);
+  });
+
   it('takes over a domain whose worker crashed mid-research, and charges it once', async () => {
     const clock = new ManualClock();
     const s = await setup(5, { clock });

@@ -1,6 +1,6 @@
 // contracts: bulk research jobs, their per-domain results and their webhooks (API.md "Bulk").
 import { z } from 'zod';
-import { SEARCH_LIMIT_MAX } from './search.js';
+import { COMPETITOR_TYPES, EXCLUDE_MAX, SEARCH_LIMIT_MAX, SearchFilters } from './search.js';
 
 export const JOB_STATUSES = ['awaiting_upload', 'queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export const JobStatus = z.enum(JOB_STATUSES);
@@ -24,8 +24,19 @@ export type RejectedRow = z.infer<typeof RejectedRow>;
 const webhookUrl = z.url({ protocol: /^https$/, error: 'webhookUrl must be an https URL' }).max(2048);
 const perDomainLimit = z.coerce.number().int().min(1).max(SEARCH_LIMIT_MAX);
 
-/** Query of POST /api/bulk/upload. */
-export const BulkUploadQuery = z.strictObject({ limit: perDomainLimit.default(SEARCH_LIMIT_MAX), webhookUrl: webhookUrl.optional() });
+/** A comma-separated query value as a list (`types=Direct,Emerging`). */
+const commaList = <T extends z.ZodType>(item: T, max: number) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v), z.array(item).min(1).max(max));
+
+/** Query of POST /api/bulk/upload: the per-domain limit, the search filters (lists comma-separated) and a webhook. */
+export const BulkUploadQuery = z.strictObject({
+  limit: perDomainLimit.default(SEARCH_LIMIT_MAX),
+  webhookUrl: webhookUrl.optional(),
+  exclude: commaList(z.string().min(1).max(2048), EXCLUDE_MAX).optional(),
+  types: commaList(z.enum(COMPETITOR_TYPES), COMPETITOR_TYPES.length).optional(),
+  minMatchScore: z.coerce.number().int().min(0).max(100).optional(),
+  countries: commaList(z.string().regex(/^[A-Za-z]{2}$/, 'an ISO 3166-1 alpha-2 country code'), 250).optional(),
+});
 export type BulkUploadQuery = z.output<typeof BulkUploadQuery>;
 
 /** Body of POST /api/bulk/upload-url (optional). */
@@ -33,6 +44,7 @@ export const BulkUploadUrlRequest = z.strictObject({
   filename: z.string().trim().min(1).max(255).optional(),
   limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_MAX),
   webhookUrl: webhookUrl.optional(),
+  ...SearchFilters.shape,
 });
 export type BulkUploadUrlRequest = z.input<typeof BulkUploadUrlRequest>;
 
@@ -74,6 +86,8 @@ export const BulkJobSummary = z.strictObject({
   creditsCharged: z.number().int(),
   creditsRefunded: z.number().int(),
   limit: z.number().int(),
+  /** The search filters every domain of the job is researched with, when any. */
+  filters: SearchFilters.nullable(),
   filename: z.string().nullable(),
   /** Why a job could not run (`failed`): e.g. insufficient_credits, upload_too_large, no_valid_domains. */
   error: z.string().nullable(),

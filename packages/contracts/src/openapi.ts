@@ -205,6 +205,10 @@ function bulkPaths() {
         parameters: [
           { name: 'limit', in: 'query', required: false, description: 'Competitors per domain.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 100 } },
           { name: 'webhookUrl', in: 'query', required: false, description: 'https URL that receives bulk_job.completed.', schema: { type: 'string', format: 'uri' } },
+          { name: 'exclude', in: 'query', required: false, description: 'Domains never returned, comma-separated (up to 100).', schema: { type: 'string' } },
+          { name: 'types', in: 'query', required: false, description: 'Only these types, comma-separated: Direct, Indirect, Adjacent, Emerging.', schema: { type: 'string' } },
+          { name: 'minMatchScore', in: 'query', required: false, description: 'Only competitors scoring at least this.', schema: { type: 'integer', minimum: 0, maximum: 100 } },
+          { name: 'countries', in: 'query', required: false, description: 'Only competitors headquartered there: ISO 3166-1 alpha-2 codes, comma-separated.', schema: { type: 'string' } },
           { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } },
         ],
         requestBody: {

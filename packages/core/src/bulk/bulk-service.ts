@@ -1,6 +1,6 @@
 // core use case: bulk jobs as the API sees them. Upload (body or presigned S3 PUT), reserve the whole job's credits in
 // one write, fan the domains out to the queue; list, read, cancel and download jobs.
-import type { BulkJob, BulkUploadAccepted, BulkUploadUrl, BulkDomainResult } from '@rivals/contracts';
+import type { BulkJob, BulkUploadAccepted, BulkUploadUrl, BulkDomainResult, SearchFilters } from '@rivals/contracts';
 import { BULK_CSV_COLUMNS } from '@rivals/contracts';
 import { ApiError, insufficientCredits, invalidRequest, notFound } from '../errors.js';
 import type { Clock, CreditsLedger, IdGenerator } from '../ports.js';
@@ -8,6 +8,7 @@ import { parseDomainsCsv, type ParsedDomains } from './csv.js';
 import type { PageRequest } from '../ports.js';
 import type { BulkDomainRecord, BulkJobRecord, BulkJobStore, DomainQueue, UploadStore, WebhookQueue, WebhookSecretStore } from './ports.js';
 import { jobSummary } from './job-summary.js';
+import { normalizeFilters } from '../services/search-service.js';
 import { enqueueWebhook } from './webhooks.js';
 
 export interface BulkServiceDeps {
@@ -24,7 +25,7 @@ export interface BulkServiceDeps {
   uploadUrlTtlSeconds: number;
 }
 
-export interface UploadOptions {
+export interface UploadOptions extends SearchFilters {
   limit: number;
   webhookUrl?: string | undefined;
   filename?: string | undefined;
@@ -60,6 +61,8 @@ export class BulkService {
       accountId,
       status: 'queued',
       limit: options.limit,
+      // Checked here, before anything is reserved: an excluded value that is not a domain is 400 invalid_domain.
+      filters: normalizeFilters(options) ?? null,
       filename: options.filename ?? null,
       webhookUrl: options.webhookUrl ?? null,
       totalDomains: 0,

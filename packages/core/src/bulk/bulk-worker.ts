@@ -55,9 +55,9 @@ export class BulkWorker {
     if (existing?.status === 'succeeded') {
       outcome = await this.succeed(domain, existing.totalCompetitors ?? 0, existing.likelyCompetitors ?? 0);
     } else {
-      await jobs.startSearch({ id: domain.searchId, accountId: domain.accountId, domain: domain.domain, limit: job.limit, source: 'bulk', jobId: domain.jobId, createdAt: started.toISOString() });
+      await jobs.startSearch({ id: domain.searchId, accountId: domain.accountId, domain: domain.domain, limit: job.limit, ...(job.filters ? { filters: job.filters } : {}), source: 'bulk', jobId: domain.jobId, createdAt: started.toISOString() });
       try {
-        const settled = await this.run.researchAndSettle(domain.accountId, domain.searchId, { domain: domain.domain, limit: job.limit }, started);
+        const settled = await this.run.researchAndSettle(domain.accountId, domain.searchId, { domain: domain.domain, limit: job.limit, filters: job.filters ?? undefined }, started);
         outcome = await this.succeed(domain, settled.competitors.length, settled.likelyCompetitors);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;

@@ -15,6 +15,7 @@ export function jobSummary(job: BulkJobRecord): BulkJobSummary {
     creditsCharged: job.creditsCharged,
     creditsRefunded: job.creditsRefunded,
     limit: job.limit,
+    filters: job.filters ?? null,
     filename: job.filename,
     error: job.error,
     webhookUrl: job.webhookUrl,

@@ -1,13 +1,15 @@
 // core: the ports of bulk research. Adapters (db, aws) implement them; the bulk services never import adapters.
-import type { DomainState, JobStatus, RejectedRow, WebhookAttempt } from '@rivals/contracts';
+import type { DomainState, JobStatus, RejectedRow, SearchFilters, WebhookAttempt } from '@rivals/contracts';
 import type { Page, PageRequest, SearchRecord } from '../ports.js';
 
 export interface BulkJobRecord {
   id: string;
   accountId: string;
   status: JobStatus;
-  /** Per-domain result count. */
+  /** Per-domain result count, counted after the filters. */
   limit: number;
+  /** Search filters of every domain (exclude normalised), null for none. */
+  filters: SearchFilters | null;
   filename: string | null;
   webhookUrl: string | null;
   totalDomains: number;
