@@ -234,8 +234,8 @@ describe.runIf(served('POST', '/api/bulk/upload'))('@rivals/sdk bulk', () => {
     const client = rivals();
     const before = (await client.balance()).creditsRemaining;
     const progress: string[] = [];
-    const direct = await client.bulk.run(Buffer.from('domain\nstripe.com\nnot a domain\nshopify.com\n'), { limit: 2, pollIntervalMs: 300, onProgress: (p) => progress.push(p.status) });
-    expect(direct.job).toMatchObject({ status: 'completed', totalDomains: 2 });
+    const direct = await client.bulk.run(Buffer.from('domain\nstripe.com\nnot a domain\nshopify.com\n'), { limit: 2, types: ['Direct', 'Indirect'], pollIntervalMs: 300, onProgress: (p) => progress.push(p.status) });
+    expect(direct.job).toMatchObject({ status: 'completed', totalDomains: 2, filters: { types: ['Direct', 'Indirect'] } });
     expect(progress.at(-1)).toBe('completed');
     expect(direct.csv?.split('\n')[0]).toMatch(/^sourceDomain,rank,company,domain/);
     expect((await client.balance()).creditsRemaining).toBe(before - direct.job.creditsCharged);
@@ -243,8 +243,8 @@ describe.runIf(served('POST', '/api/bulk/upload'))('@rivals/sdk bulk', () => {
     for await (const row of client.bulk.results(direct.jobId, { limit: 1 })) rows.push(row.domain);
     expect(rows.sort()).toEqual(['shopify.com', 'stripe.com']);
 
-    const presigned = await client.bulk.run(Buffer.from('domain\nnotion.so\n'), { limit: 2, pollIntervalMs: 300, directMaxBytes: 1 });
-    expect(presigned.job.status).toBe('completed');
+    const presigned = await client.bulk.run(Buffer.from('domain\nnotion.so\n'), { limit: 2, minMatchScore: 1, pollIntervalMs: 300, directMaxBytes: 1 });
+    expect(presigned.job).toMatchObject({ status: 'completed', filters: { minMatchScore: 1 } });
     expect(presigned.csv).toContain('notion.so');
     const jobs = [];
     for await (const job of client.bulk.iterate({ limit: 1 })) jobs.push(job.jobId);

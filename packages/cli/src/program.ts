@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { COMPETITOR_TYPES, type SearchRequest } from '@rivals/contracts';
+import { COMPETITOR_TYPES, type SearchFilters, type SearchRequest } from '@rivals/contracts';
 import { Rivals, RivalsError, type BulkProgress, type ClientOptions } from '@rivals/sdk';
 import { configPath, loadConfig, removeConfig, saveConfig } from './config.js';
 import { EXIT, EXIT_CODES_HELP, exitCodeFor } from './exit-codes.js';
@@ -117,24 +117,32 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       out(`Removed ${configPath(env)}`);
     });
 
-  program
-    .command('search')
+  type FilterOptions = { exclude?: string[]; types?: string[]; minScore?: number; countries?: string[] };
+  const withFilters = (command: Command) =>
+    command
+      .option('--exclude <domains>', 'comma-separated domains never to return (repeatable)', list)
+      .addOption(new Option('--types <types>', `only these types: ${COMPETITOR_TYPES.join(',')}`).argParser(list))
+      .option('--min-score <n>', 'only competitors scoring at least n (0..100)', int('--min-score', 0, 100))
+      .option('--countries <codes>', 'only competitors headquartered in these ISO countries, e.g. US,DE', list);
+  const filtersOf = (options: FilterOptions): SearchFilters => ({
+    ...(options.exclude ? { exclude: options.exclude } : {}),
+    ...(options.types ? { types: options.types as SearchFilters['types'] } : {}),
+    ...(options.minScore !== undefined ? { minMatchScore: options.minScore } : {}),
+    ...(options.countries ? { countries: options.countries } : {}),
+  });
+
+  withFilters(
+    program
+      .command('search')
     .description('research the competitors of a domain (1 credit; refunded if nothing is found)')
     .argument('<domain>', 'a domain or URL, e.g. stripe.com')
-    .option('-n, --limit <n>', 'competitors to return, 1..100', int('--limit', 1, 100))
-    .option('--exclude <domains>', 'comma-separated domains never to return (repeatable)', list)
-    .addOption(new Option('--types <types>', `only these types: ${COMPETITOR_TYPES.join(',')}`).argParser(list))
-    .option('--min-score <n>', 'only competitors scoring at least n (0..100)', int('--min-score', 0, 100))
-    .option('--countries <codes>', 'only competitors headquartered in these ISO countries, e.g. US,DE', list)
+      .option('-n, --limit <n>', 'competitors to return, 1..100', int('--limit', 1, 100)),
+  )
     .option('--json', 'print the JSON result')
     .option('--csv', 'print CSV')
-    .action(async (domain: string, options: { limit?: number; exclude?: string[]; types?: string[]; minScore?: number; countries?: string[]; json?: boolean; csv?: boolean }) => {
-      const request: SearchRequest = { domain };
+    .action(async (domain: string, options: FilterOptions & { limit?: number; json?: boolean; csv?: boolean }) => {
+      const request: SearchRequest = { domain, ...filtersOf(options) };
       if (options.limit !== undefined) request.limit = options.limit;
-      if (options.exclude) request.exclude = options.exclude;
-      if (options.types) request.types = options.types as SearchRequest['types'];
-      if (options.minScore !== undefined) request.minMatchScore = options.minScore;
-      if (options.countries) request.countries = options.countries;
       const result = await (await client()).search(request);
       const headers = ['rank', 'company', 'domain', 'matchScore', 'type', 'confidence', 'likelyCompetitor'];
       const rows: Cell[][] = result.competitors.map((c) => [c.rank, c.company, c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor]);
@@ -212,26 +220,29 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     else io.stdout.write(content.endsWith('\n') ? content : `${content}\n`);
   };
 
-  bulk
-    .command('upload')
-    .description('upload a CSV of domains (direct up to 5 MB, presigned above); prints the job id')
-    .argument('<file>')
-    .option('-n, --limit <n>', 'competitors per domain, 1..100', int('--limit', 1, 100))
+  withFilters(
+    bulk
+      .command('upload')
+      .description('upload a CSV of domains (direct up to 5 MB, presigned above); prints the job id')
+      .argument('<file>')
+      .option('-n, --limit <n>', 'competitors per domain, 1..100', int('--limit', 1, 100)),
+  )
     .option('--webhook-url <url>', 'https URL told when the job ends')
     .option('--wait', 'wait with a progress bar, then print (or -o save) the results CSV')
     .option('-o, --output <file>', 'with --wait: write the results CSV here')
     .option('--poll <seconds>', 'with --wait: seconds between polls', int('--poll', 1, 3600), 2)
     .option('--json', 'print JSON')
-    .action(async (file: string, options: { limit?: number; webhookUrl?: string; wait?: boolean; output?: string; poll: number; json?: boolean }) => {
+    .action(async (file: string, options: FilterOptions & { limit?: number; webhookUrl?: string; wait?: boolean; output?: string; poll: number; json?: boolean }) => {
       const rivals = await client();
+      const jobOptions = { limit: options.limit, webhookUrl: options.webhookUrl, ...filtersOf(options) };
       const bar = progressBar(Boolean(options.wait));
       if (!options.wait) {
         const { readFile } = await import('node:fs/promises');
-        const accepted = await rivals.bulk.upload(await readFile(file), { limit: options.limit, webhookUrl: options.webhookUrl });
+        const accepted = await rivals.bulk.upload(await readFile(file), jobOptions);
         return emit(Boolean(options.json), accepted, () => `job ${accepted.jobId}: ${accepted.status}, ${accepted.totalDomains} domains, ${accepted.creditsReserved} credits reserved, ${accepted.creditsRemaining} left`);
       }
       try {
-        const { job, csv: results } = await rivals.bulk.run(file, { limit: options.limit, webhookUrl: options.webhookUrl, pollIntervalMs: options.poll * 1000, onProgress: (p) => bar.update(p) });
+        const { job, csv: results } = await rivals.bulk.run(file, { ...jobOptions, pollIntervalMs: options.poll * 1000, onProgress: (p) => bar.update(p) });
         bar.stop();
         if (options.json) return emit(true, job, () => '');
         io.stderr.write(`job ${job.jobId}: ${job.status}, ${job.completedDomains} done, ${job.failedDomains} failed, ${job.creditsCharged} credits charged, ${job.creditsRefunded} refunded\n`);

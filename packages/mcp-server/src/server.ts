@@ -38,6 +38,14 @@ const guard =
     }
   };
 
+/** The search filters, for a search and for every domain of a bulk job. */
+const filters = {
+  exclude: z.array(z.string()).max(100).optional().describe('Domains never to return.'),
+  types: z.array(z.enum(COMPETITOR_TYPES)).min(1).optional().describe('Only these competitor types.'),
+  minMatchScore: z.number().int().min(0).max(100).optional().describe('Only competitors scoring at least this.'),
+  countries: z.array(z.string().length(2)).min(1).optional().describe('Only competitors headquartered in these ISO 3166-1 alpha-2 countries.'),
+};
+
 const page = { limit: z.number().int().min(1).max(200).optional().describe('Items per page, 1..200 (default 50).'), cursor: z.string().optional().describe('nextCursor of the previous page.') };
 
 export function createServer(rivals: Rivals): McpServer {
@@ -53,10 +61,7 @@ export function createServer(rivals: Rivals): McpServer {
       inputSchema: {
         domain: z.string().min(1).max(2048).describe('The company\'s domain or website URL.'),
         limit: z.number().int().min(1).max(100).optional().describe('Competitors to return, 1..100 (default 100).'),
-        exclude: z.array(z.string()).max(100).optional().describe('Domains never to return.'),
-        types: z.array(z.enum(COMPETITOR_TYPES)).min(1).optional().describe('Only these competitor types.'),
-        minMatchScore: z.number().int().min(0).max(100).optional().describe('Only competitors scoring at least this.'),
-        countries: z.array(z.string().length(2)).min(1).optional().describe('Only competitors headquartered in these ISO 3166-1 alpha-2 countries.'),
+        ...filters,
       },
       annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
     },
@@ -144,12 +149,13 @@ export function createServer(rivals: Rivals): McpServer {
       inputSchema: {
         domains: z.array(z.string().min(1)).min(1).max(10_000).describe('The domains to research (duplicates are researched once).'),
         limit: z.number().int().min(1).max(100).optional().describe('Competitors per domain, 1..100.'),
+        ...filters,
         webhookUrl: z.string().url().optional().describe('An https URL told when the job ends.'),
       },
       annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
     },
-    guard(async ({ domains, limit, webhookUrl }) => {
-      const accepted = await rivals.bulk.upload(`domain\n${domains.join('\n')}\n`, { limit, webhookUrl });
+    guard(async ({ domains, ...options }) => {
+      const accepted = await rivals.bulk.upload(`domain\n${domains.join('\n')}\n`, options);
       return answer({ ...accepted }, `job ${accepted.jobId}: ${accepted.status}, ${accepted.totalDomains} domains, ${accepted.creditsReserved} credits reserved, ${accepted.creditsRemaining} left`);
     }),
   );

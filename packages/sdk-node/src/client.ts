@@ -1,16 +1,12 @@
 // sdk-node: the Rivals client: one method per endpoint, async iterators over the paged lists, and the bulk helper.
 import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
-import type { ApiKeySummary, Balance, CreatedApiKey, Health, SearchRequest, StoredSearch } from '@rivals/contracts';
+import type { ApiKeySummary, Balance, BulkJob, BulkJobSummary, BulkUploadAccepted, BulkUploadUrl, CreatedApiKey, Health, SearchRequest, StoredSearch } from '@rivals/contracts';
 import { BulkJobFailedError, RivalsError } from './errors.js';
 import { Transport, type ClientOptions, type HttpRequest, type RequestOptions } from './transport.js';
 import {
   BULK_TERMINAL,
-  type BulkJob,
-  type BulkJobSummary,
-  type BulkUploadAccepted,
   type BulkUploadOptions,
-  type BulkUploadUrl,
   type HistoryItem,
   type HistoryParams,
   type SharedSearch,
@@ -157,7 +153,8 @@ export class Rivals {
       this.call({
         method: 'POST',
         path: '/api/bulk/upload',
-        query: { limit: params.limit, webhookUrl: params.webhookUrl },
+        // The query carries the filters' lists comma-separated.
+        query: { limit: params.limit, webhookUrl: params.webhookUrl, minMatchScore: params.minMatchScore, exclude: params.exclude?.join(','), types: params.types?.join(','), countries: params.countries?.join(',') },
         body: csv,
         contentType: 'text/csv',
         idempotencyKey: options.idempotencyKey ?? randomUUID(),
@@ -213,7 +210,7 @@ export class Rivals {
 
   private async runBulk(file: string | Uint8Array, options: BulkRunOptions): Promise<{ jobId: string; job: BulkJob; csv: string | null }> {
     const content = typeof file === 'string' ? await readFile(file) : file;
-    const params = { limit: options.limit, webhookUrl: options.webhookUrl };
+    const params: BulkUploadOptions = { limit: options.limit, webhookUrl: options.webhookUrl, exclude: options.exclude, types: options.types, minMatchScore: options.minMatchScore, countries: options.countries };
     let jobId: string;
     if (content.byteLength <= (options.directMaxBytes ?? DIRECT_UPLOAD_MAX_BYTES)) {
       jobId = (await this.bulk.upload(content, params, options)).jobId;

@@ -1,9 +1,16 @@
 // sdk-node: the payloads of the API as the SDK returns them. Search, balance, stored searches and keys come from
-// @rivals/contracts; the account-data and bulk payloads mirror their contracts field for field.
-import type { CompetitorType, SearchResult, StoredCompetitor } from '@rivals/contracts';
+// @rivals/contracts; the account-data payloads mirror their contracts field for field.
+import type { BulkDomainResult, CompetitorType, DomainState, JobStatus, SearchFilters, SearchResult, StoredCompetitor } from '@rivals/contracts';
 
 export type {
   ApiKeySummary,
+  BulkDomainResult,
+  BulkJob,
+  BulkJobEvent,
+  BulkJobSummary,
+  BulkUploadAccepted,
+  BulkUploadUrl,
+  RejectedRow,
   Balance,
   Competitor,
   CompetitorType,
@@ -48,75 +55,17 @@ export interface HistoryParams extends PageParams {
   status?: 'running' | 'succeeded' | 'failed';
 }
 
-export type BulkJobStatus = 'awaiting_upload' | 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+export type BulkJobStatus = JobStatus;
+export type BulkDomainState = DomainState;
+export type BulkResultRow = BulkDomainResult;
 export const BULK_TERMINAL: readonly BulkJobStatus[] = ['completed', 'failed', 'cancelled'];
-export type BulkDomainState = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
-export interface BulkUploadOptions {
+/** A bulk job's options: per-domain limit, the search filters every domain is researched with, a webhook. */
+export interface BulkUploadOptions extends SearchFilters {
   /** Competitors per domain, 1..100 (default 100). */
   limit?: number;
   /** An https URL that gets `bulk_job.completed` when the job ends. */
   webhookUrl?: string;
-}
-
-/** A CSV row that was not researched and never charged: its 1-based line, what it held, and why. */
-export interface RejectedRow {
-  row: number;
-  value: string;
-  reason: string;
-}
-
-export interface BulkUploadAccepted {
-  jobId: string;
-  status: 'queued';
-  totalDomains: number;
-  rejectedRows: RejectedRow[];
-  creditsReserved: number;
-  creditsRemaining: number;
-}
-
-export interface BulkUploadUrl {
-  jobId: string;
-  uploadUrl: string;
-  expiresAt: string;
-}
-
-export interface BulkResultRow {
-  domain: string;
-  status: BulkDomainState;
-  searchId: string | null;
-  totalCompetitors: number | null;
-  likelyCompetitors: number | null;
-  error: string | null;
-}
-
-/** A job as listed and as sent in the completion webhook. */
-export interface BulkJobSummary {
-  jobId: string;
-  status: BulkJobStatus;
-  totalDomains: number;
-  completedDomains: number;
-  failedDomains: number;
-  cancelledDomains: number;
-  creditsReserved: number;
-  creditsCharged: number;
-  creditsRefunded: number;
-  limit: number;
-  filename: string | null;
-  /** Why a job could not run (`failed`), e.g. insufficient_credits. */
-  error: string | null;
-  webhookUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-}
-
-/** GET /api/bulk/jobs/:id: the job, its rejected rows and one page of its per-domain results. */
-export interface BulkJob extends BulkJobSummary {
-  rejectedRows: RejectedRow[];
-  webhookAttempts: { at: string; status: number | null; error: string | null }[];
-  results: BulkResultRow[];
-  nextCursor: string | null;
 }
 
 export interface MyCompany {
@@ -167,9 +116,5 @@ export interface SavedCompany {
   savedAt: string;
 }
 
-export interface WebhookEvent<T = BulkJobSummary> {
-  id: string;
-  type: 'bulk_job.completed' | (string & {});
-  createdAt: string;
-  data: { job: T };
-}
+/** The body of a webhook (`bulk_job.completed`). */
+export type WebhookEvent = import('@rivals/contracts').BulkJobEvent;
