@@ -166,7 +166,8 @@ export class Ranker {
     for (const [i, f] of features) {
       if (excluded.has(i)) continue;
       const e = kb.entity(i);
-      if (excludedDomains.has(e.domain)) continue;
+      // A company that no longer exists is never a rival; nor is the target under another of its domains.
+      if (e.defunct || excludedDomains.has(e.domain)) continue;
       // Eligible: a shared category, a curated rivalry (a complement is a partner, not a rival), or a verified proposal.
       const curatedRival = (f.relation > 0 && RIVALRY_KINDS.has(f.relationKind ?? '')) || (f.reverse > 0 && RIVALRY_KINDS.has(f.reverseKind ?? ''));
       if (f.sharedCategories.length === 0 && !curatedRival && f.external === null) continue;

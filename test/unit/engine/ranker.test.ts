@@ -33,6 +33,13 @@ describe('knowledge-base engine', () => {
     expect(zoom).not.toContain('zoom.com'); // alias domain of the target
   });
 
+  it('never returns a company that no longer exists, yet still answers for its domain', async () => {
+    const hubspot = (await research('hubspot.com')).competitors.map((c) => c.domain);
+    expect(hubspot).not.toContain('sunsetcrm.com');
+    const sunset = (await research('sunsetcrm.com')).competitors.map((c) => c.domain);
+    expect(sunset.slice(0, 2)).toEqual(expect.arrayContaining(['hubspot.com', 'pipedrive.com']));
+  });
+
   it('gives one row per registrable domain', async () => {
     const domains = (await research('salesforce.com')).competitors.map((c) => c.domain);
     expect(new Set(domains).size).toBe(domains.length);
