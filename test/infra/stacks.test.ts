@@ -102,6 +102,19 @@ describe('api stack', () => {
     api.resourceCountIs('AWS::ApiGateway::Account', 0); // the account-wide CloudWatch role is opt-in
   });
 
+  it('alarms on 5xx, latency, function errors and throttles, table throttles, dead letters and sweeper refunds', () => {
+    const alarms = Object.values(api.findResources('AWS::CloudWatch::Alarm'));
+    const metrics = alarms.map((a) => a.Properties.MetricName ?? 'expression');
+    expect(metrics).toEqual(expect.arrayContaining(['5XXError', 'Latency', 'Errors', 'Throttles', 'ApproximateNumberOfMessagesVisible', 'SweeperRefunds', 'expression']));
+    for (const a of alarms) expect(a.Properties.AlarmActions).toHaveLength(1);
+    api.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    api.resourceCountIs('AWS::SNS::Subscription', 0); // an email subscription only with alarmEmail
+  });
+
+  it('names its outputs', () => {
+    expect(Object.keys(api.findOutputs('*'))).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'AlarmTopicArn']));
+  });
+
   it('has no web ACL unless asked for', () => {
     api.resourceCountIs('AWS::WAFv2::WebACL', 0);
   });
@@ -152,6 +165,18 @@ describe('options', () => {
     synth({ uploadOrigins: 'https://app.example.com' }).stateful.hasResourceProperties('AWS::S3::Bucket', {
       CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedOrigins: ['https://app.example.com'], AllowedMethods: ['PUT'] })] },
     });
+  });
+
+  it('gives the search function its providers, their secret and one Bedrock model only when providers are on', () => {
+    const off = synth({}).api;
+    expect(JSON.stringify(off.findResources('AWS::IAM::Policy'))).not.toMatch(/bedrock|secretsmanager/);
+    const on = synth({ providers: 'bedrock,openai', bedrockModelId: 'anthropic.claude-3-haiku', providerSecret: 'rivals/providers' }).api;
+    on.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ RIVALS_PROVIDERS: 'bedrock,openai', BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku' }) } });
+    const policies = JSON.stringify(on.findResources('AWS::IAM::Policy'));
+    expect(policies).toContain('bedrock:InvokeModel');
+    expect(policies).toContain('foundation-model/anthropic.claude-3-haiku');
+    expect(policies).toContain('secretsmanager:GetSecretValue');
+    expect(() => synth({ providers: 'bedrock' })).toThrow(/bedrockModelId/);
   });
 
   it('refuses configuration that cannot work', () => {
