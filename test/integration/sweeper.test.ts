@@ -93,9 +93,12 @@ describe('a database that stops answering mid-search', () => {
     let started = 0;
     let allStarted: () => void;
     const reserved = new Promise<void>((resolve) => (allStarted = resolve));
+    // The research waits until the database is paused, so that every settle meets a database that does not answer.
+    let release: () => void;
+    const paused = new Promise<void>((resolve) => (release = resolve));
     const engine = new ScriptedEngine(async () => {
       if (++started === 10) allStarted();
-      await new Promise((r) => setTimeout(r, 300));
+      await paused;
       return { targetSource: 'knowledge-base', competitors: [competitor(1), competitor(2)] };
     });
     const base = tableServices(table);
@@ -107,6 +110,7 @@ describe('a database that stops answering mid-search', () => {
     const searches = Array.from({ length: 10 }, () => service.search(account.id, { domain: 'example.com', limit: 10 }).then(() => 'ok', (e: unknown) => e));
     await Promise.race([reserved, Promise.all(searches)]);
     process.kill(dynamodb.pid!, 'SIGSTOP');
+    release!();
     const t0 = Date.now();
     const outcomes = await Promise.all(searches);
     const answeredInMs = Date.now() - t0;
