@@ -8,8 +8,12 @@ export interface RouteSpec {
   path: string;
   /** Handler file, relative to the project root; it exports `handler`. */
   entry: string;
-  /** False only for the keyless routes of API.md. */
+  /** False only for the keyless routes (health, the OpenAPI document, the public read of a share). */
   auth: boolean;
+  /** What the function may do with the table; default: read for GET, write otherwise. */
+  access?: 'none' | 'read' | 'write';
+  /** Indexes of the table the function queries (IAM grants them by name, never a wildcard). */
+  indexes?: string[];
   /** The route reads the knowledge base (its bundle carries the index). */
   knowledgeBase?: boolean;
   memoryMb?: number;
@@ -17,8 +21,8 @@ export interface RouteSpec {
 }
 
 export const ROUTES: RouteSpec[] = [
-  { id: 'Health', method: 'GET', path: '/api/health', entry: 'functions/http/health.ts', auth: false },
-  { id: 'OpenApi', method: 'GET', path: '/api/openapi.json', entry: 'functions/http/openapi.ts', auth: false },
+  { id: 'Health', method: 'GET', path: '/api/health', entry: 'functions/http/health.ts', auth: false, access: 'none' },
+  { id: 'OpenApi', method: 'GET', path: '/api/openapi.json', entry: 'functions/http/openapi.ts', auth: false, access: 'none' },
   {
     id: 'Search',
     method: 'POST',
@@ -33,6 +37,24 @@ export const ROUTES: RouteSpec[] = [
   { id: 'Balance', method: 'GET', path: '/api/v1/balance', entry: 'functions/http/balance.ts', auth: true },
   { id: 'GetSearch', method: 'GET', path: '/api/searches/{id}', entry: 'functions/http/get-search.ts', auth: true },
 ];
+
+/** Functions run on a schedule (EventBridge in AWS; a timer in the local runtime). */
+export interface ScheduledSpec {
+  id: string;
+  entry: string;
+  indexes?: string[];
+  everyMinutes: number;
+  timeoutSeconds: number;
+}
+
+export const SCHEDULED: ScheduledSpec[] = [
+  // Refunds searches whose process died; a search is overdue 60 s after its 25 s deadline, so a lost credit is back
+  // within about 6 minutes.
+  { id: 'Sweeper', entry: 'functions/workers/sweeper.ts', everyMinutes: 5, timeoutSeconds: 120, indexes: ['gsi1'] },
+];
+
+/** A route's table access: as declared, else read for GET and write for the rest. */
+export const accessOf = (route: RouteSpec): 'none' | 'read' | 'write' => route.access ?? (route.method === 'GET' ? 'read' : 'write');
 
 export const AUTHORIZER = { id: 'ApiKeyAuthorizer', entry: 'functions/authorizer/api-key.ts', header: 'X-API-Key', cacheTtlSeconds: 60 } as const;
 

@@ -1,17 +1,17 @@
 // composition root: adapters wired into services. Each is built on first use and kept for the container's life. The
 // research side (engine, crawler, providers) lives in research.ts, so that only the search function bundles and
 // loads it.
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { AccountService, ApiKeyService, SearchQueries, systemClock, ulidIds } from '@rivals/core';
-import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoSearchStore, SingleTableIdempotencyStore, type TableRef } from '@rivals/db';
+import { AccountService, ApiKeyService, SearchQueries, Sweeper, systemClock, ulidIds } from '@rivals/core';
+import { createDocumentClient, createDynamoClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoRunningSearches, DynamoSearchStore, SingleTableIdempotencyStore, type TableRef } from '@rivals/db';
 import { config } from './config.js';
+import { logger } from './observability.js';
 
 export const lazy = <T>(make: () => T): (() => T) => {
   let value: T | undefined;
   return () => (value ??= make());
 };
 
-const dynamo = lazy(() => new DynamoDBClient({}));
+const dynamo = lazy(() => createDynamoClient());
 const table = lazy((): TableRef => ({ client: createDocumentClient(dynamo()), tableName: config.tableName }));
 const ids = lazy(ulidIds);
 const ledger = lazy(() => new DynamoCreditsLedger(table(), ids()));
@@ -23,6 +23,15 @@ const registry = {
   searchQueries: lazy(() => new SearchQueries(new DynamoSearchStore(table()))),
   idempotencyStore: lazy(() => new SingleTableIdempotencyStore(config.tableName, dynamo())),
   accountService: lazy(() => new AccountService({ accounts: new DynamoAccountStore(table(), ledger()), ledger: ledger(), clock: systemClock, ids: ids() })),
+  sweeper: lazy(
+    () =>
+      new Sweeper({
+        running: new DynamoRunningSearches(table()),
+        ledger: ledger(),
+        clock: systemClock,
+        onError: (search, error) => logger.error('sweeper could not refund a search', { searchId: search.searchId, error: error as Error }),
+      }),
+  ),
   apiKeyService: lazy(() => new ApiKeyService({ keys: new DynamoApiKeyStore(table()), clock: systemClock, ids: ids() })),
 };
 

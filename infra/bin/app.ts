@@ -1,8 +1,7 @@
-// infra: the CDK app. Stages -> stacks. `npx cdk synth` works offline; `npx cdk deploy --all` deploys.
+// infra: the CDK app. Stages -> stacks. `npm run synth` works offline; `npm run deploy` deploys (see the README).
 import { App } from 'aws-cdk-lib';
 import { buildStage } from '../stage.js';
 
 const app = new App();
-const stageName = app.node.tryGetContext('stage') ?? process.env.RIVALS_STAGE ?? 'dev';
-buildStage(app, stageName);
+buildStage(app, process.env.RIVALS_STAGE);
 app.synth();

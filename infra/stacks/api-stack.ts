@@ -3,10 +3,12 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat, IdentitySource, LambdaIntegration, LogGroupLogDestination, MethodLoggingLevel, RequestAuthorizer, ResponseType, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ApiFunction } from '../constructs/api-function.js';
-import { AUTHORIZER, ENV, ROUTES } from '../routes.js';
+import { accessOf, AUTHORIZER, ENV, ROUTES, SCHEDULED } from '../routes.js';
 
 export interface ApiStackProps extends StackProps {
   table: ITable;
@@ -68,7 +70,8 @@ export class ApiStack extends Stack {
       });
     }
 
-    const authorizerFunction = new ApiFunction(this, AUTHORIZER.id, { entry: AUTHORIZER.entry, environment, memorySize: 256 }).bindTable(props.table, 'read');
+    // The authorizer reads key records only: today through GSI1 by the key's hash.
+    const authorizerFunction = new ApiFunction(this, AUTHORIZER.id, { entry: AUTHORIZER.entry, environment, memorySize: 256 }).bindTable(props.table, 'read', { indexes: ['gsi1'] });
     const authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
       handler: authorizerFunction,
       identitySources: [IdentitySource.header(AUTHORIZER.header)],
@@ -82,10 +85,16 @@ export class ApiStack extends Stack {
         environment,
         ...(route.memoryMb ? { memorySize: route.memoryMb } : {}),
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
-      }).bindTable(props.table, 'readwrite');
+      }).bindTable(props.table, accessOf(route), { indexes: route.indexes ?? [] });
       this.functions[route.id] = fn;
       const resource = this.api.root.resourceForPath(route.path);
       resource.addMethod(route.method, new LambdaIntegration(fn, { timeout: Duration.seconds(29) }), route.auth ? { authorizer } : {});
+    }
+
+    for (const job of SCHEDULED) {
+      const fn = new ApiFunction(this, `${job.id}Function`, { entry: job.entry, environment, timeout: Duration.seconds(job.timeoutSeconds) }).bindTable(props.table, 'write', { indexes: job.indexes ?? [] });
+      this.functions[job.id] = fn;
+      new Rule(this, `${job.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(job.everyMinutes)), targets: [new LambdaFunction(fn, { retryAttempts: 0 })] });
     }
   }
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_MESSAGES } from '@rivals/contracts';
 import { buildStage } from '../../infra/stage.js';
-import { ROUTES } from '../../infra/routes.js';
+import { accessOf, ROUTES, SCHEDULED } from '../../infra/routes.js';
 
 let stateful: Template;
 let api: Template;
@@ -39,11 +39,21 @@ describe('stateful stack', () => {
 describe('api stack', () => {
   it('runs every function on Node 22, ARM64, with the table bound', () => {
     const functions = api.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    expect(Object.keys(functions).length).toBe(ROUTES.length + 1);
-    for (const fn of Object.values(functions)) {
-      expect(fn.Properties.Architectures).toEqual(['arm64']);
-      expect(fn.Properties.Environment.Variables.TABLE_NAME).toBeDefined();
-    }
+    expect(Object.keys(functions).length).toBe(ROUTES.length + SCHEDULED.length + 1);
+    for (const fn of Object.values(functions)) expect(fn.Properties.Architectures).toEqual(['arm64']);
+  });
+
+  it('gives the table only to the functions that use it', () => {
+    const functions = api.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
+    const withTable = Object.keys(functions).filter((id) => functions[id]!.Properties.Environment.Variables.TABLE_NAME !== undefined);
+    const keyless = ROUTES.filter((r) => accessOf(r) === 'none').map((r) => `${r.id}Function`);
+    expect(keyless.length).toBeGreaterThan(0);
+    for (const id of keyless) expect(withTable.some((t) => t.startsWith(id))).toBe(false);
+    expect(withTable.length).toBe(Object.keys(functions).length - keyless.length);
+  });
+
+  it('runs the sweeper on a schedule', () => {
+    api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED' });
   });
 
   it('authorizes with a REQUEST authorizer on X-API-Key, cached 60 s', () => {

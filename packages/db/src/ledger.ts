@@ -11,7 +11,7 @@ const SEARCH_COST = 1;
 export class DynamoCreditsLedger implements CreditsLedger {
   constructor(private readonly table: TableRef, private readonly ids: IdGenerator) {}
 
-  async reserveSearch(search: Omit<SearchRecord, 'status'>): Promise<Reservation> {
+  async reserveSearch(search: Omit<SearchRecord, 'status'> & { sweepAfter: string }): Promise<Reservation> {
     const { client, tableName } = this.table;
     try {
       await client.send(
@@ -31,7 +31,7 @@ export class DynamoCreditsLedger implements CreditsLedger {
             {
               Put: {
                 TableName: tableName,
-                Item: { ...keys.search(search.accountId, search.id), ...search, status: 'running' },
+                Item: { ...keys.search(search.accountId, search.id), ...keys.runningSearch(search.id, search.sweepAfter), ...search, status: 'running' },
                 ConditionExpression: CONDITIONS.isNew,
               },
             },
@@ -54,7 +54,7 @@ export class DynamoCreditsLedger implements CreditsLedger {
           TableName: this.table.tableName,
           Key: keys.search(accountId, searchId),
           UpdateExpression:
-            'SET #status = :succeeded, completedAt = :completedAt, elapsedSeconds = :elapsed, competitors = :competitors, totalCompetitors = :total, likelyCompetitors = :likely',
+            'SET #status = :succeeded, completedAt = :completedAt, elapsedSeconds = :elapsed, competitors = :competitors, totalCompetitors = :total, likelyCompetitors = :likely REMOVE gsi1pk, gsi1sk',
           ConditionExpression: CONDITIONS.isRunning,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
@@ -85,7 +85,7 @@ export class DynamoCreditsLedger implements CreditsLedger {
               Update: {
                 TableName: tableName,
                 Key: keys.search(accountId, searchId),
-                UpdateExpression: 'SET #status = :failed, #error = :error, completedAt = :completedAt, elapsedSeconds = :elapsed, refunded = :true',
+                UpdateExpression: 'SET #status = :failed, #error = :error, completedAt = :completedAt, elapsedSeconds = :elapsed, refunded = :true REMOVE gsi1pk, gsi1sk',
                 ConditionExpression: CONDITIONS.isRunning,
                 ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
                 ExpressionAttributeValues: {
