@@ -24,8 +24,8 @@ export function buildStage(app: App, stageName?: string): Stage {
   const api = new ApiStack(app, `${prefix}-Api`, {
     env,
     table: stateful.table,
-    stageName: config.stage,
-    freeCredits: config.freeCredits,
+    deadLetterQueues: [stateful.bulkDeadLetterQueue],
+    config,
     version: process.env.npm_package_version ?? '0.1.0',
   });
   return { config, stateful, api };

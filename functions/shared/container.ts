@@ -4,14 +4,14 @@
 import { AccountService, ApiKeyService, SearchQueries, Sweeper, systemClock, ulidIds } from '@rivals/core';
 import { createDocumentClient, createDynamoClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoRunningSearches, DynamoSearchStore, SingleTableIdempotencyStore, type TableRef } from '@rivals/db';
 import { config } from './config.js';
-import { logger } from './observability.js';
+import { logger, tracer } from './observability.js';
 
 export const lazy = <T>(make: () => T): (() => T) => {
   let value: T | undefined;
   return () => (value ??= make());
 };
 
-const dynamo = lazy(() => createDynamoClient());
+const dynamo = lazy(() => tracer.captureAWSv3Client(createDynamoClient()));
 const table = lazy((): TableRef => ({ client: createDocumentClient(dynamo()), tableName: config.tableName }));
 const ids = lazy(ulidIds);
 const ledger = lazy(() => new DynamoCreditsLedger(table(), ids()));

@@ -1,5 +1,6 @@
 // composition root: the one middy chain of every HTTP function (normalise headers, parse JSON, validate, map errors).
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
@@ -7,7 +8,7 @@ import { ApiError, invalidRequest, type Principal } from '@rivals/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { errorBody, toApiError } from './errors.js';
-import { CORRELATION_ID_PATH, logger } from './observability.js';
+import { CORRELATION_ID_PATH, logger, metrics, tracer } from './observability.js';
 
 export interface HttpRequest<Body> {
   body: Body;
@@ -33,6 +34,10 @@ interface RouteOptions<Schema extends z.ZodType | undefined> {
   body?: Schema;
   handler: Handler<Schema extends z.ZodType ? z.output<Schema> : undefined>;
 }
+
+const publishMetrics = async () => {
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+};
 
 const requestIdOf = (event: APIGatewayProxyEvent) => event.requestContext?.requestId ?? 'unknown';
 
@@ -76,7 +81,10 @@ function validate<Schema extends z.ZodType>(schema: Schema, body: unknown): z.ou
 export function httpRoute<Schema extends z.ZodType | undefined = undefined>(options: RouteOptions<Schema>) {
   // Log lines carry the Lambda context and API Gateway's request id, so one request can be followed end to end.
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(injectLambdaContext(logger, { correlationIdPath: CORRELATION_ID_PATH, resetKeys: true }))
+    // Published only when a handler recorded some, so that routes without metrics log nothing about them.
+    .use({ after: publishMetrics, onError: publishMetrics })
     .use(httpHeaderNormalizer());
   // 401 comes before any 400 (API.md's order of errors), so the principal is checked before the body is parsed.
   if (options.auth) chain.use({ before: async (request) => void principalOf(request.event) });

@@ -24,19 +24,21 @@ export interface ApiFunctionProps extends Omit<NodejsFunctionProps, 'entry'> {
   entry: string;
   /** Copy the compiled knowledge base into the bundle and point the engine at it. */
   knowledgeBase?: boolean;
+  /** Keep the function's log group when the stack is deleted (with the data). */
+  retainLogs?: boolean;
   environment?: Record<string, string>;
 }
 
 export class ApiFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
-    const { entry, knowledgeBase, environment, ...rest } = props;
+    const { entry, knowledgeBase, environment, retainLogs, ...rest } = props;
     super(scope, id, {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
       timeout: Duration.seconds(10),
       tracing: Tracing.ACTIVE,
-      logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+      logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.THREE_MONTHS, removalPolicy: retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY }),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       ...rest,

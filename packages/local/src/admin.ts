@@ -2,6 +2,7 @@
 // to the running local service (.local/runtime.json) by default, or to a deployed table with --table / TABLE_NAME.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_FREE_CREDITS } from '@rivals/core';
 import { createDocumentClient, createDynamoClient } from '@rivals/db';
@@ -15,9 +16,25 @@ const wholeNumber = (value: string) => {
   return n;
 };
 
-function connect(tableOption?: string) {
-  const tableName = tableOption ?? process.env.TABLE_NAME;
-  if (tableName) return { client: createDynamoClient(), tableName };
+/** The table of a deployed stage, from its API stack's outputs (your AWS credentials and region). */
+async function tableOfStage(stage: string): Promise<string> {
+  const cloudFormation = new CloudFormationClient({});
+  try {
+    const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: `Rivals-${stage}-Api` }));
+    const tableName = Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === 'TableName')?.OutputValue;
+    if (!tableName) throw new Error(`stack Rivals-${stage}-Api has no TableName output: is it deployed?`);
+    return tableName;
+  } finally {
+    cloudFormation.destroy();
+  }
+}
+
+async function connect(options: { table?: string; stage?: string }) {
+  const tableName = options.table ?? (options.stage ? await tableOfStage(options.stage) : process.env.TABLE_NAME);
+  if (tableName) {
+    console.error(`admin: table ${tableName}`);
+    return { client: createDynamoClient(), tableName };
+  }
   const runtimeFile = join(PROJECT_ROOT, '.local', 'runtime.json');
   if (!existsSync(runtimeFile)) throw new Error('No running local service (.local/runtime.json) and no --table or TABLE_NAME given.');
   const runtime = JSON.parse(readFileSync(runtimeFile, 'utf8')) as { endpoints: { dynamodb: string }; resources: { tableName: string } };
@@ -27,15 +44,18 @@ function connect(tableOption?: string) {
   };
 }
 
-function servicesFor(tableOption?: string) {
-  const { client, tableName } = connect(tableOption);
+async function servicesFor(options: { table?: string; stage?: string }) {
+  const { client, tableName } = await connect(options);
   const { accounts, apiKeys } = tableServices({ client: createDocumentClient(client), tableName });
   return { accounts, keys: apiKeys, close: () => client.destroy() };
 }
 
-const program = new Command('admin').description('Operator commands for Rivals accounts, credits and keys.').option('--table <name>', 'DynamoDB table (default: TABLE_NAME, else the running local service)');
-const run = (action: (s: ReturnType<typeof servicesFor>, options: Record<string, any>) => Promise<unknown>) => async (options: Record<string, any>) => {
-  const s = servicesFor(program.opts().table);
+const program = new Command('admin')
+  .description('Operator commands for Rivals accounts, credits and keys.')
+  .option('--stage <name>', 'a deployed stage: its table is read from the stack outputs (AWS credentials and region from the environment)')
+  .option('--table <name>', 'DynamoDB table (default: TABLE_NAME, else the running local service)');
+const run = (action: (s: Awaited<ReturnType<typeof servicesFor>>, options: Record<string, any>) => Promise<unknown>) => async (options: Record<string, any>) => {
+  const s = await servicesFor(program.opts());
   try {
     console.log(JSON.stringify(await action(s, options), null, 2));
   } finally {
