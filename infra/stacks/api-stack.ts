@@ -7,6 +7,8 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../config.js';
 import { ApiFunction } from '../constructs/api-function.js';
@@ -139,6 +141,7 @@ export class ApiStack extends Stack {
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
       }).bindTable(props.table, accessOf(route), { indexes: route.indexes ?? [] });
       this.functions[route.id] = fn;
+      if (route.knowledgeBase) this.enableProviders(fn, config);
       const resource = this.api.root.resourceForPath(route.path);
       resource.addMethod(route.method, new LambdaIntegration(fn, { timeout: Duration.seconds(29) }), route.auth ? { authorizer } : {});
     }
@@ -161,6 +164,32 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address of the API' });
     new CfnOutput(this, 'TableName', { value: props.table.tableName, description: 'The single table (for the operator command)' });
     new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn, description: 'SNS topic the alarms notify' });
+  }
+
+  /**
+   * The engine's optional providers, for a function that researches: which are on, their keys' secret (read at
+   * init; only GetSecretValue on that secret), and InvokeModel on the one Bedrock model configured.
+   */
+  private enableProviders(fn: ApiFunction, config: StageConfig) {
+    if (!config.providers.length) return;
+    fn.addEnvironment('RIVALS_PROVIDERS', config.providers.join(','));
+    if (config.providerSecret) {
+      const secret = config.providerSecret.startsWith('arn:')
+        ? Secret.fromSecretCompleteArn(this, `${fn.node.id}ProviderSecret`, config.providerSecret)
+        : Secret.fromSecretNameV2(this, `${fn.node.id}ProviderSecret`, config.providerSecret);
+      fn.addEnvironment('RIVALS_PROVIDER_SECRET', secret.secretArn);
+      fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
+    }
+    if (config.providers.includes('bedrock')) {
+      if (!config.bedrockModelId) throw new Error('providers=bedrock needs bedrockModelId');
+      fn.addEnvironment('BEDROCK_MODEL_ID', config.bedrockModelId);
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['bedrock:InvokeModel'],
+          resources: [Stack.of(this).formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: config.bedrockModelId })],
+        }),
+      );
+    }
   }
 
   /** A web ACL on the API stage: a per-IP rate rule (a blunt backstop above the functions' own limiters) and AWS's common rule set. */

@@ -27,7 +27,7 @@ beforeAll(() => {
   const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
   // A dev stage (data not retained: S3 auto-delete) and a production-like one, with every option on.
   const dev = buildStage(app, 'dev');
-  const app2 = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], customerManagedKey: 'true', waf: 'true' } });
+  const app2 = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], customerManagedKey: 'true', waf: 'true', providers: 'bedrock,openai', bedrockModelId: 'anthropic.claude-3-haiku', providerSecret: 'rivals/providers' } });
   const prod = buildStage(app2, 'prod');
   templates = [dev.stateful, dev.api, prod.stateful, prod.api].map((stack) => Template.fromStack(stack));
 });

@@ -167,6 +167,18 @@ describe('options', () => {
     });
   });
 
+  it('gives the search function its providers, their secret and one Bedrock model only when providers are on', () => {
+    const off = synth({}).api;
+    expect(JSON.stringify(off.findResources('AWS::IAM::Policy'))).not.toMatch(/bedrock|secretsmanager/);
+    const on = synth({ providers: 'bedrock,openai', bedrockModelId: 'anthropic.claude-3-haiku', providerSecret: 'rivals/providers' }).api;
+    on.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ RIVALS_PROVIDERS: 'bedrock,openai', BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku' }) } });
+    const policies = JSON.stringify(on.findResources('AWS::IAM::Policy'));
+    expect(policies).toContain('bedrock:InvokeModel');
+    expect(policies).toContain('foundation-model/anthropic.claude-3-haiku');
+    expect(policies).toContain('secretsmanager:GetSecretValue');
+    expect(() => synth({ providers: 'bedrock' })).toThrow(/bedrockModelId/);
+  });
+
   it('refuses configuration that cannot work', () => {
     expect(() => synth({ domainName: 'api.example.com' })).toThrow(/certificateArn/);
     expect(() => synth({ providers: 'gpt' })).toThrow(/unknown provider/);
