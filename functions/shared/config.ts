@@ -1,4 +1,6 @@
 // composition root: configuration from the environment, read once. Names match infra's and the local runtime's.
+import { DEFAULT_RATE_LIMITS, type RateLimits } from '@rivals/core';
+
 const intFromEnv = (name: string, fallback: number): number => {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -18,6 +20,14 @@ export const config = {
   },
   get freeCredits(): number {
     return intFromEnv('FREE_CREDITS', 10);
+  },
+  /** Token buckets per key and per IP (API.md "Limits"); 0 turns one off. */
+  get rateLimits(): RateLimits {
+    const { key, ip } = DEFAULT_RATE_LIMITS;
+    return {
+      key: { perSecond: intFromEnv('RATE_LIMIT_KEY_PER_SECOND', key.perSecond), burst: intFromEnv('RATE_LIMIT_KEY_BURST', key.burst) },
+      ip: { perSecond: intFromEnv('RATE_LIMIT_IP_PER_SECOND', ip.perSecond), burst: intFromEnv('RATE_LIMIT_IP_BURST', ip.burst) },
+    };
   },
   get version(): string {
     return process.env.SERVICE_VERSION ?? '0.1.0';

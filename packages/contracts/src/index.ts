@@ -1,3 +1,5 @@
 export * from './errors.js';
 export * from './search.js';
 export * from './openapi.js';
+export * from './pages.js';
+export * from './api-keys.js';

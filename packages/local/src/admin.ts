@@ -97,9 +97,10 @@ program
   );
 program
   .command('revoke-key')
+  .description("Revoke an API key (an operator may revoke an account's last key; the API may not)")
   .requiredOption('--account <id>')
   .requiredOption('--key <keyId>')
-  .action(run(async (s, o) => (await s.keys.revoke(o.account, o.key), { revoked: o.key })));
+  .action(run(async (s, o) => (await s.keys.revoke(o.account, o.key, { keepOneActive: false }), { revoked: o.key })));
 program
   .command('balance')
   .requiredOption('--account <id>')

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { GATEWAY_MESSAGES, type ErrorCode } from '@rivals/contracts';
+import { AUTHORIZER_RATE_LIMITED, GATEWAY_MESSAGES, GATEWAY_RETRY_AFTER_SECONDS, type ErrorCode } from '@rivals/contracts';
 import { AUTHORIZER, ROUTES, type RouteSpec } from '../../../infra/routes.js';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -85,8 +85,12 @@ export function createFront(options: FrontOptions): Server {
     res.writeHead(result.statusCode, headers).end(body);
   };
   // The gateway's own answers, shaped as infra's gateway responses shape them.
-  const gatewayError = (res: ServerResponse, requestId: string, status: number, code: ErrorCode, message: string) =>
-    send(res, requestId, { statusCode: status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code, message, requestId } }) });
+  const gatewayError = (res: ServerResponse, requestId: string, status: number, code: ErrorCode, message: string, extra: { headers?: Record<string, string>; body?: object } = {}) =>
+    send(res, requestId, {
+      statusCode: status,
+      headers: { 'content-type': 'application/json', ...extra.headers },
+      body: JSON.stringify({ error: { code, message, requestId, ...extra.body } }),
+    });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const requestId = randomUUID();
@@ -148,6 +152,14 @@ export function createFront(options: FrontOptions): Server {
         });
       } catch (error) {
         if ((error as Error).message === 'Unauthorized') return gatewayError(res, requestId, 401, 'missing_api_key', GATEWAY_MESSAGES.missing_api_key);
+        // As the API stack's gateway response for authorizer errors: the key lookups of this IP are over the limit.
+        if ((error as Error).message === AUTHORIZER_RATE_LIMITED) {
+          const wait = GATEWAY_RETRY_AFTER_SECONDS;
+          return gatewayError(res, requestId, 429, 'rate_limited', GATEWAY_MESSAGES.rate_limited, {
+            headers: { 'retry-after': String(wait), 'ratelimit-remaining': '0', 'ratelimit-reset': String(wait) },
+            body: { retryAfterSeconds: wait },
+          });
+        }
         options.log?.(`authorizer failed: ${(error as Error).stack}`);
         return gatewayError(res, requestId, 500, 'internal_error', 'Something went wrong on our side.');
       }
