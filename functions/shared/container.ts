@@ -2,16 +2,27 @@
 // research side (engine, crawler, providers) lives in research.ts, so that only the search function bundles and
 // loads it.
 import { AccountService, ApiKeyService, SearchQueries, Sweeper, systemClock, ulidIds } from '@rivals/core';
-import { createDocumentClient, createDynamoClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoRunningSearches, DynamoSearchStore, SingleTableIdempotencyStore, type TableRef } from '@rivals/db';
+import {
+  createDocumentClient,
+  createDynamoClient,
+  DynamoAccountStore,
+  DynamoApiKeyStore,
+  DynamoCreditsLedger,
+  DynamoRateLimiter,
+  DynamoRunningSearches,
+  DynamoSearchStore,
+  SingleTableIdempotencyStore,
+  type TableRef,
+} from '@rivals/db';
 import { config } from './config.js';
-import { logger } from './observability.js';
+import { logger, tracer } from './observability.js';
 
 export const lazy = <T>(make: () => T): (() => T) => {
   let value: T | undefined;
   return () => (value ??= make());
 };
 
-const dynamo = lazy(() => createDynamoClient());
+const dynamo = lazy(() => tracer.captureAWSv3Client(createDynamoClient()));
 const table = lazy((): TableRef => ({ client: createDocumentClient(dynamo()), tableName: config.tableName }));
 const ids = lazy(ulidIds);
 const ledger = lazy(() => new DynamoCreditsLedger(table(), ids()));
@@ -21,6 +32,7 @@ const registry = {
   ids,
   ledger,
   searchQueries: lazy(() => new SearchQueries(new DynamoSearchStore(table()))),
+  rateLimiter: lazy(() => new DynamoRateLimiter(table(), systemClock)),
   idempotencyStore: lazy(() => new SingleTableIdempotencyStore(config.tableName, dynamo())),
   accountService: lazy(() => new AccountService({ accounts: new DynamoAccountStore(table(), ledger()), ledger: ledger(), clock: systemClock, ids: ids() })),
   sweeper: lazy(
@@ -32,7 +44,15 @@ const registry = {
         onError: (search, error) => logger.error('sweeper could not refund a search', { searchId: search.searchId, error: error as Error }),
       }),
   ),
-  apiKeyService: lazy(() => new ApiKeyService({ keys: new DynamoApiKeyStore(table()), clock: systemClock, ids: ids() })),
+  apiKeyService: lazy(
+    () =>
+      new ApiKeyService({
+        keys: new DynamoApiKeyStore(table()),
+        clock: systemClock,
+        ids: ids(),
+        onTouchFailure: (error) => logger.warn('lastUsedAt not recorded', { error: error as Error }),
+      }),
+  ),
 };
 
 type Services = { readonly [K in keyof typeof registry]: ReturnType<(typeof registry)[K]> };

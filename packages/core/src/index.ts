@@ -8,3 +8,4 @@ export * from './services/sweeper.js';
 export * from './services/search-queries.js';
 export * from './services/api-key-service.js';
 export * from './services/account-service.js';
+export * from './rate-limits.js';

@@ -8,3 +8,5 @@ export * from './searches.js';
 export * from './running-searches.js';
 export * from './idempotency.js';
 export * from './profiles.js';
+export * from './pages.js';
+export * from './rate-limits.js';
