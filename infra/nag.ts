@@ -9,7 +9,15 @@ const acknowledge = (stack: Stack, findings: Record<string, string>) => {
 };
 
 export function acknowledgeNagFindings({ stateful, api, config }: Stage): void {
+  // Upload objects are named per job at run time, so the two functions that presign and read them hold s3:PutObject and
+  // s3:GetObject on uploads/* (one prefix of one bucket). cdk-nag names the finding after the bucket ARN's cross-stack
+  // export (CDK derives its suffix from the bucket's logical id); the nag test fails if that ever changes.
+  const uploadsObjects = `Resource::${stateful.stackName}:ExportsOutputFnGetAttUploads4F6EB0FDArn5513CBEA/uploads/*`;
+  for (const fn of [api.functions.BulkUploadUrl, api.functions.UploadLandedWorker])
+    if (fn?.role) Validations.of(fn.role).acknowledge({ id: `AwsSolutions::AwsSolutions-IAM5[${uploadsObjects}]`, reason: 'Per-job upload objects under uploads/ of the uploads bucket only.' });
   acknowledge(stateful, {
+    'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]':
+      "CDK's bucket-notifications handler (it turns on the uploads bucket's EventBridge events) only writes its own logs.",
     S1: 'The uploads bucket only holds CSV uploads for 7 days; object-level access is logged by CloudTrail data events where the account enables them.',
   });
   acknowledge(api, {

@@ -36,6 +36,14 @@ export const ROUTES: RouteSpec[] = [
   },
   { id: 'Balance', method: 'GET', path: '/api/v1/balance', entry: 'functions/http/balance.ts', auth: true },
   { id: 'GetSearch', method: 'GET', path: '/api/searches/{id}', entry: 'functions/http/get-search.ts', auth: true },
+  // Bulk research: a 5 MB body parses and writes up to 10,000 domains within API Gateway's 29 s.
+  { id: 'BulkUpload', method: 'POST', path: '/api/bulk/upload', entry: 'functions/http/bulk/upload.ts', auth: true, memoryMb: 1024, timeoutSeconds: 28 },
+  { id: 'BulkUploadUrl', method: 'POST', path: '/api/bulk/upload-url', entry: 'functions/http/bulk/upload-url.ts', auth: true },
+  { id: 'BulkListJobs', method: 'GET', path: '/api/bulk/jobs', entry: 'functions/http/bulk/list-jobs.ts', auth: true },
+  { id: 'BulkGetJob', method: 'GET', path: '/api/bulk/jobs/{id}', entry: 'functions/http/bulk/get-job.ts', auth: true },
+  { id: 'BulkDownload', method: 'GET', path: '/api/bulk/jobs/{id}/download', entry: 'functions/http/bulk/download.ts', auth: true, memoryMb: 1024, timeoutSeconds: 28 },
+  { id: 'BulkCancelJob', method: 'DELETE', path: '/api/bulk/jobs/{id}', entry: 'functions/http/bulk/cancel-job.ts', auth: true, timeoutSeconds: 28 },
+  { id: 'WebhookSecret', method: 'POST', path: '/api/webhook-secret', entry: 'functions/http/webhook-secret.ts', auth: true },
   { id: 'CreateApiKey', method: 'POST', path: '/api/auth/api-keys', entry: 'functions/http/create-api-key.ts', auth: true },
   { id: 'ListApiKeys', method: 'GET', path: '/api/auth/api-keys', entry: 'functions/http/list-api-keys.ts', auth: true },
   // Both revocation routes run the same handler: the id comes from the path or from the body.
@@ -43,6 +51,20 @@ export const ROUTES: RouteSpec[] = [
   { id: 'RevokeApiKeyByBody', method: 'DELETE', path: '/api/auth/api-keys', entry: 'functions/http/revoke-api-key.ts', auth: true },
 ];
 
+/** Queue and bucket workers: the same handler files in Lambda and in the local runtime (packages/local/src/workers.ts). */
+export const WORKERS = {
+  /** One SQS message per domain; the visibility timeout is six times the function's timeout (AWS's guidance). */
+  bulkDomain: { id: 'BulkDomainWorker', entry: 'functions/workers/bulk-domain.ts', timeoutSeconds: 90, batchSize: 10, maxConcurrency: 10, memoryMb: 1024 },
+  uploadLanded: { id: 'UploadLandedWorker', entry: 'functions/workers/upload-landed.ts', timeoutSeconds: 300, memoryMb: 1024 },
+  webhookSender: { id: 'WebhookSenderWorker', entry: 'functions/workers/webhook-sender.ts', timeoutSeconds: 30, batchSize: 10, maxConcurrency: 5 },
+} as const;
+export const UPLOADS_PREFIX = 'uploads/';
+/**
+ * Media types API Gateway passes to functions base64-encoded, byte for byte (the local front does the same). A text/csv
+ * body stays text: base64 would grow a 5 MB CSV past Lambda's 6 MB event limit, and domains are ASCII anyway. A
+ * multipart body must stay binary, so it carries about 4.4 MB of file in AWS.
+ */
+export const BINARY_MEDIA_TYPES = ['multipart/form-data'];
 /** Functions run on a schedule (EventBridge in AWS; a timer in the local runtime). */
 export interface ScheduledSpec {
   id: string;
@@ -54,7 +76,7 @@ export interface ScheduledSpec {
 
 export const SCHEDULED: ScheduledSpec[] = [
   // Refunds searches whose process died; a search is overdue 60 s after its 25 s deadline, so a lost credit is back
-  // within about 6 minutes.
+  // within about 6 minutes. Also bulk domains stuck past their deadline (functions/workers/sweeper.ts).
   { id: 'Sweeper', entry: 'functions/workers/sweeper.ts', everyMinutes: 5, timeoutSeconds: 120, indexes: ['gsi1'] },
 ];
 
@@ -65,6 +87,10 @@ export const AUTHORIZER = { id: 'ApiKeyAuthorizer', entry: 'functions/authorizer
 
 /** Environment variables every function reads (functions/shared/config.ts). */
 export const ENV = {
+  uploadsBucket: 'UPLOADS_BUCKET',
+  bulkQueue: 'BULK_QUEUE_URL',
+  webhookQueue: 'WEBHOOK_QUEUE_URL',
+  bulkMaxDomains: 'BULK_MAX_DOMAINS',
   table: 'TABLE_NAME',
   kbIndex: 'KB_INDEX_PATH',
   freeCredits: 'FREE_CREDITS',

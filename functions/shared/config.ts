@@ -21,6 +21,19 @@ export const config = {
   get freeCredits(): number {
     return intFromEnv('FREE_CREDITS', 10);
   },
+  get uploadsBucket(): string {
+    return process.env.UPLOADS_BUCKET ?? '';
+  },
+  get bulkQueueUrl(): string {
+    return process.env.BULK_QUEUE_URL ?? '';
+  },
+  get webhookQueueUrl(): string {
+    return process.env.WEBHOOK_QUEUE_URL ?? '';
+  },
+  /** Most unique domains a bulk job may hold. */
+  get bulkMaxDomains(): number {
+    return intFromEnv('BULK_MAX_DOMAINS', 10_000);
+  },
   /** Token buckets per key and per IP (API.md "Limits"); 0 turns one off. */
   get rateLimits(): RateLimits {
     const { key, ip } = DEFAULT_RATE_LIMITS;

@@ -22,12 +22,16 @@ export interface HttpRequest<Body, Query = Record<string, string | undefined>> {
   pathParameters: Record<string, string | undefined>;
   /** The query string, validated by the route's `query` schema when it has one. */
   query: Query;
+  /** The body as sent (API Gateway base64-encodes binary media types), for routes that take no JSON. */
+  rawBody: Buffer | null;
   context: Context;
 }
 
 export interface HttpResponse {
   statusCode: number;
   body?: unknown;
+  /** A body that is not JSON (a CSV download); set its content-type in `headers`. */
+  text?: string;
   headers?: Record<string, string>;
 }
 
@@ -57,7 +61,7 @@ export function jsonResult(response: HttpResponse, requestId: string, rateLimit?
   return {
     statusCode: response.statusCode,
     headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...API_RESPONSE_HEADERS, ...rateLimitHeaders(rateLimit), ...response.headers },
-    body: response.body === undefined ? '' : JSON.stringify(response.body),
+    body: response.text ?? (response.body === undefined ? '' : JSON.stringify(response.body)),
   };
 }
 
@@ -90,7 +94,7 @@ function principalOf(event: APIGatewayProxyEvent): Principal {
 }
 
 /** zod validation of the parsed body or query: a violation is 400 invalid_request with the field and the problem. */
-function validate<Schema extends z.ZodType>(schema: Schema, value: unknown, where: 'body' | 'query' = 'body'): z.output<Schema> {
+export function validate<Schema extends z.ZodType>(schema: Schema, value: unknown, where: 'body' | 'query' = 'body'): z.output<Schema> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const details = parsed.error.issues.map((issue) => {
@@ -134,6 +138,7 @@ export function httpRoute<Schema extends z.ZodType | undefined = undefined, Quer
       headers: event.headers ?? {},
       pathParameters: event.pathParameters ?? {},
       query: options.query ? validate(options.query, event.queryStringParameters ?? {}, 'query') : (event.queryStringParameters ?? {}),
+      rawBody: options.body || event.body == null ? null : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8'),
       context,
     } as HttpRequest<Parsed<Schema, undefined>, Parsed<QuerySchema, Record<string, string | undefined>>>;
     return jsonResult(await options.handler(request), requestId, decisions.get(event));

@@ -1,11 +1,12 @@
 // composition root: the research side (engine, homepage reader, profile cache, optional providers) wired into the
 // search service. Only functions that search import this module, so only they bundle and load the knowledge base.
-import { SearchService, systemClock } from '@rivals/core';
+import { BulkWorker, SearchService, systemClock } from '@rivals/core';
 import { createHomepageReader } from '@rivals/crawler';
 import { DynamoProfileCache } from '@rivals/db';
 import { createEngine } from '@rivals/engine';
 import { providersFromEnv } from '@rivals/providers';
 import { config } from './config.js';
+import { bulkJobs, searchStore, webhookQueue } from './bulk.js';
 import { lazy, services } from './container.js';
 import { providerEnvironment } from './provider-secrets.js';
 
@@ -23,6 +24,23 @@ const engine = lazy(() =>
 
 export const searchService = lazy(
   () => new SearchService({ ledger: services().ledger, engine: engine(), clock: systemClock, ids: services().ids, deadlineMs: config.researchDeadlineMs }),
+);
+
+/** The bulk domain worker: the same engine as the synchronous search, charged from its job's reservation. */
+export const bulkWorker = lazy(
+  () =>
+    new BulkWorker({
+      jobs: bulkJobs(),
+      ledger: services().ledger,
+      engine: engine(),
+      searches: searchStore(),
+      webhookQueue: webhookQueue(),
+      clock: systemClock,
+      ids: services().ids,
+      deadlineMs: config.researchDeadlineMs,
+      // Longer than the worker's Lambda timeout, so that a live attempt is never taken over.
+      takeoverAfterMs: 120_000,
+    }),
 );
 
 // The knowledge base is loaded while the function initialises, not inside the first request.

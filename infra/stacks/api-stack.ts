@@ -16,10 +16,12 @@ import { join } from 'node:path';
 import { Observability } from '../constructs/observability.js';
 import { WebFront } from '../constructs/web-front.js';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { accessOf, AUTHORIZER, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED } from '../routes.js';
+import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED } from '../routes.js';
+import { BulkWorkers, grantBulk, type BulkResources } from './bulk-workers.js';
 
 export interface ApiStackProps extends StackProps {
   table: ITable;
+  bulk: Omit<BulkResources, 'table'>;
   /** Queues whose dead letters an operator must hear about. */
   deadLetterQueues: IQueue[];
   config: StageConfig;
@@ -115,6 +117,8 @@ export class ApiStack extends Stack {
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: logRemoval });
     this.api = new RestApi(this, 'Api', {
       restApiName: `rivals-${config.stage}`,
+      // Multipart uploads reach the functions as base64, byte for byte (routes.ts BINARY_MEDIA_TYPES).
+      binaryMediaTypes: BINARY_MEDIA_TYPES,
       description: 'Rivals competitor-research API',
       endpointConfiguration: { types: [config.endpointType === 'EDGE' ? EndpointType.EDGE : EndpointType.REGIONAL] },
       deployOptions: {
@@ -165,6 +169,7 @@ export class ApiStack extends Stack {
         .bindTable(props.table, accessOf(route), { indexes: route.indexes ?? [] })
         // Every route takes rate-limit tokens before any work, keyless ones included.
         .grantItemUpdates(props.table, [RATE_LIMIT_PARTITION]);
+      if (route.path.startsWith('/api/bulk/') || route.id === 'WebhookSecret') grantBulk(fn, { table: props.table, ...props.bulk }, { uploads: route.id === 'BulkUploadUrl' });
       this.functions[route.id] = fn;
       if (route.knowledgeBase) this.enableProviders(fn, config);
       const resource = this.api.root.resourceForPath(route.path);
@@ -173,9 +178,13 @@ export class ApiStack extends Stack {
 
     for (const job of SCHEDULED) {
       const fn = new ApiFunction(this, `${job.id}Function`, { entry: job.entry, environment, retainLogs: config.retainData, timeout: Duration.seconds(job.timeoutSeconds) }).bindTable(props.table, 'write', { indexes: job.indexes ?? [] });
+      grantBulk(fn, { table: props.table, ...props.bulk }); // the sweeper also sweeps bulk domains
       this.functions[job.id] = fn;
       new Rule(this, `${job.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(job.everyMinutes)), targets: [new LambdaFunction(fn, { retryAttempts: 0 })] });
     }
+
+    const workers = new BulkWorkers(this, 'Bulk', { table: props.table, ...props.bulk, environment, retainLogs: config.retainData });
+    Object.assign(this.functions, workers.functions);
 
     if (config.waf) this.firewall(config.wafRateLimit);
 

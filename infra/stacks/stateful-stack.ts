@@ -25,6 +25,7 @@ export class StatefulStack extends Stack {
   readonly uploads: Bucket;
   readonly bulkQueue: Queue;
   readonly bulkDeadLetterQueue: Queue;
+  readonly webhookQueue: Queue;
   readonly key?: Key;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
@@ -55,6 +56,8 @@ export class StatefulStack extends Stack {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       ...(this.key ? { encryption: BucketEncryption.KMS, encryptionKey: this.key, bucketKeyEnabled: true } : { encryption: BucketEncryption.S3_MANAGED }),
       enforceSSL: true,
+      // Object Created events reach the upload-landed worker through EventBridge.
+      eventBridgeEnabled: true,
       versioned: false,
       lifecycleRules: [{ expiration: Duration.days(UPLOAD_RETENTION_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
       ...(props.uploadOrigins?.length
@@ -72,12 +75,21 @@ export class StatefulStack extends Stack {
       ...queueEncryption,
     });
     this.bulkQueue = new Queue(this, 'BulkQueue', {
-      // AWS's guidance: at least six times the consuming function's timeout (the bulk worker's is 30 s).
-      visibilityTimeout: Duration.seconds(180),
+      // AWS's guidance: at least six times the consuming function's timeout (the bulk domain worker's is 90 s).
+      visibilityTimeout: Duration.seconds(540),
       retentionPeriod: Duration.days(4),
       enforceSSL: true,
       removalPolicy,
       deadLetterQueue: { queue: this.bulkDeadLetterQueue, maxReceiveCount: 3 },
+      ...queueEncryption,
+    });
+    // Webhook deliveries; each failed attempt schedules its own retry, so a message here is one attempt.
+    this.webhookQueue = new Queue(this, 'WebhookQueue', {
+      visibilityTimeout: Duration.seconds(180),
+      retentionPeriod: Duration.days(4),
+      enforceSSL: true,
+      removalPolicy,
+      deadLetterQueue: { queue: this.bulkDeadLetterQueue, maxReceiveCount: 5 },
       ...queueEncryption,
     });
   }

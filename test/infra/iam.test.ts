@@ -20,6 +20,8 @@ interface Statement {
 const JUSTIFIED_WILDCARDS: Record<string, string> = {
   'xray:PutTraceSegments': 'X-Ray trace segments have no resource-level permissions',
   'xray:PutTelemetryRecords': 'X-Ray telemetry has no resource-level permissions',
+  's3:PutObject': 'bulk uploads: object keys under uploads/ are made per job at run time (presigned PUT)',
+  's3:GetObject': 'bulk uploads: the upload-landed worker reads the object of any job under uploads/',
 };
 
 let templates: Template[] = [];

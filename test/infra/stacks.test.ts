@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_MESSAGES } from '@rivals/contracts';
 import { DEFAULT_RATE_LIMITS } from '@rivals/core';
 import { buildStage } from '../../infra/stage.js';
-import { accessOf, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED } from '../../infra/routes.js';
+import { accessOf, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../../infra/routes.js';
 
 let stateful: Template;
 let api: Template;
@@ -40,7 +40,7 @@ describe('stateful stack', () => {
 describe('api stack', () => {
   it('runs every function on Node 22, ARM64, with the table bound', () => {
     const functions = api.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    expect(Object.keys(functions).length).toBe(ROUTES.length + SCHEDULED.length + 1);
+    expect(Object.keys(functions).length).toBe(ROUTES.length + SCHEDULED.length + 1 + Object.keys(WORKERS).length);
     for (const fn of Object.values(functions)) expect(fn.Properties.Architectures).toEqual(['arm64']);
   });
 
@@ -54,6 +54,17 @@ describe('api stack', () => {
       expect(dynamo).toHaveLength(1);
       expect(JSON.stringify(dynamo[0]?.Condition)).toContain(`${RATE_LIMIT_PARTITION}*`);
     }
+  });
+
+  it('reads the bulk queue with partial batch responses and bounded concurrency, its visibility six times the worker timeout', () => {
+    api.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      BatchSize: WORKERS.bulkDomain.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: WORKERS.bulkDomain.maxConcurrency },
+    });
+    const queues = stateful.findResources('AWS::SQS::Queue', { Properties: { VisibilityTimeout: WORKERS.bulkDomain.timeoutSeconds * 6 } });
+    expect(Object.keys(queues)).toHaveLength(1);
+    api.hasResourceProperties('AWS::Events::Rule', { EventPattern: { source: ['aws.s3'], 'detail-type': ['Object Created'] } });
   });
 
   it('runs the sweeper on a schedule', () => {

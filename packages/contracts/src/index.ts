@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './search.js';
 export * from './openapi.js';
+export * from './bulk.js';
 export * from './pages.js';
 export * from './api-keys.js';
 export * from './headers.js';

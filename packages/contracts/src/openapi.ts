@@ -5,6 +5,7 @@ import { ErrorBody, errorCodes, ERROR_STATUS, type ErrorCode } from './errors.js
 import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey, RevokeApiKeyRequest } from './api-keys.js';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './pages.js';
 import { Balance, Health, SearchRequest, SearchResult, StoredSearch } from './search.js';
+import { BulkJob, BulkJobEvent, BulkJobList, BulkUploadAccepted, BulkUploadUrl, BulkUploadUrlRequest, WebhookSecret } from './bulk.js';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
@@ -70,6 +71,13 @@ export function openApiDocument(version: string) {
         StoredSearch: jsonSchema(StoredSearch),
         Balance: jsonSchema(Balance),
         Health: jsonSchema(Health),
+        BulkUploadAccepted: jsonSchema(BulkUploadAccepted),
+        BulkUploadUrlRequest: jsonSchema(BulkUploadUrlRequest, 'input'),
+        BulkUploadUrl: jsonSchema(BulkUploadUrl),
+        BulkJob: jsonSchema(BulkJob),
+        BulkJobList: jsonSchema(BulkJobList),
+        BulkJobEvent: { ...jsonSchema(BulkJobEvent), description: 'Body of the webhook POST, signed in the Rivals-Signature header.' },
+        WebhookSecret: jsonSchema(WebhookSecret),
         CreateApiKeyRequest: jsonSchema(CreateApiKeyRequest, 'input'),
         CreatedApiKey: jsonSchema(CreatedApiKey),
         ApiKeyList: jsonSchema(ApiKeyList),
@@ -119,6 +127,7 @@ export function openApiDocument(version: string) {
           responses: { '200': ok('The stored search.', 'StoredSearch'), ...errors('missing_api_key', 'invalid_api_key', 'not_found', 'rate_limited') },
         },
       },
+      ...bulkPaths(),
       '/api/auth/api-keys': {
         post: {
           operationId: 'createApiKey',
@@ -175,6 +184,92 @@ export function openApiDocument(version: string) {
           security: [],
           responses: { '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } }, ...errors('rate_limited') },
         },
+      },
+    },
+  };
+}
+
+const jobId = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^job_[0-9a-z]{26}$' } };
+const paging = [
+  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
+  { name: 'cursor', in: 'query', required: false, schema: { type: 'string' } },
+];
+const keyErrors = ['missing_api_key', 'invalid_api_key', 'rate_limited'] as const;
+
+function bulkPaths() {
+  return {
+    '/api/bulk/upload': {
+      post: {
+        operationId: 'bulkUpload',
+        summary: 'Starts a bulk job from a CSV (1 credit per unique valid domain, reserved up front; failed domains refunded)',
+        parameters: [
+          { name: 'limit', in: 'query', required: false, description: 'Competitors per domain.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 100 } },
+          { name: 'webhookUrl', in: 'query', required: false, description: 'https URL that receives bulk_job.completed.', schema: { type: 'string', format: 'uri' } },
+          { name: 'exclude', in: 'query', required: false, description: 'Domains never returned, comma-separated (up to 100).', schema: { type: 'string' } },
+          { name: 'types', in: 'query', required: false, description: 'Only these types, comma-separated: Direct, Indirect, Adjacent, Emerging.', schema: { type: 'string' } },
+          { name: 'minMatchScore', in: 'query', required: false, description: 'Only competitors scoring at least this.', schema: { type: 'integer', minimum: 0, maximum: 100 } },
+          { name: 'countries', in: 'query', required: false, description: 'Only competitors headquartered there: ISO 3166-1 alpha-2 codes, comma-separated.', schema: { type: 'string' } },
+          { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'text/csv': { schema: { type: 'string' } },
+            'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] } },
+          },
+        },
+        responses: {
+          '202': ok('The job is queued.', 'BulkUploadAccepted'),
+          ...errors('invalid_request', ...keyErrors, 'insufficient_credits', 'payload_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'idempotency_in_progress', 'internal_error'),
+        },
+      },
+    },
+    '/api/bulk/upload-url': {
+      post: {
+        operationId: 'bulkUploadUrl',
+        summary: 'A presigned S3 PUT for a CSV up to 50 MB (send Content-Type: text/csv); the job starts when it lands',
+        requestBody: { required: false, content: json('BulkUploadUrlRequest') },
+        responses: { '201': ok('The upload URL.', 'BulkUploadUrl'), ...errors('invalid_request', ...keyErrors, 'unsupported_media_type') },
+      },
+    },
+    '/api/bulk/jobs': {
+      get: {
+        operationId: 'listBulkJobs',
+        summary: "The caller's bulk jobs, newest first (free)",
+        parameters: paging,
+        responses: { '200': ok('A page of jobs.', 'BulkJobList'), ...errors('invalid_request', ...keyErrors) },
+      },
+    },
+    '/api/bulk/jobs/{id}': {
+      get: {
+        operationId: 'getBulkJob',
+        summary: 'A bulk job: status, counters, rejected rows, a page of per-domain results (free)',
+        parameters: [jobId, ...paging],
+        responses: { '200': ok('The job.', 'BulkJob'), ...errors('invalid_request', ...keyErrors, 'not_found') },
+      },
+      delete: {
+        operationId: 'cancelBulkJob',
+        summary: 'Cancels a queued or running job; domains not yet started are refunded at once',
+        parameters: [jobId],
+        responses: { '204': { description: 'Cancelled (or already ended).', headers: requestId }, ...errors(...keyErrors, 'not_found') },
+      },
+    },
+    '/api/bulk/jobs/{id}/download': {
+      get: {
+        operationId: 'downloadBulkJob',
+        summary: 'The results as CSV: one row per competitor, one row with an error per failed domain (free)',
+        parameters: [jobId],
+        responses: {
+          '200': { description: 'sourceDomain,rank,company,domain,matchScore,type,confidence,likelyCompetitor,error', headers: requestId, content: { 'text/csv': { schema: { type: 'string' } } } },
+          ...errors(...keyErrors, 'not_found', 'payload_too_large'),
+        },
+      },
+    },
+    '/api/webhook-secret': {
+      post: {
+        operationId: 'rotateWebhookSecret',
+        summary: "Creates or rotates the account's webhook signing secret (shown once)",
+        responses: { '201': ok('The new secret.', 'WebhookSecret'), ...errors(...keyErrors) },
       },
     },
   };

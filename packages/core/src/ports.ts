@@ -5,7 +5,7 @@ export interface Clock {
   now(): Date;
 }
 
-export type IdPrefix = 'acct' | 'srch' | 'key' | 'led' | 'job';
+export type IdPrefix = 'acct' | 'srch' | 'key' | 'led' | 'job' | 'evt';
 export interface IdGenerator {
   /** A new opaque identifier, `prefix_` followed by a time-ordered unique part. */
   next(prefix: IdPrefix): string;
@@ -71,6 +71,20 @@ export interface SettledSearch {
   competitors: StoredCompetitor[];
   totalCompetitors: number;
   likelyCompetitors: number;
+}
+
+/** One change of an account's balance, written in the same transaction as the change. */
+export interface LedgerEntry {
+  id: string;
+  amount: number;
+  reason: string;
+  reference: string | null;
+  createdAt: string;
+}
+
+export interface LedgerEntries {
+  /** Every entry of the account, oldest first. */
+  list(accountId: string): Promise<LedgerEntry[]>;
 }
 
 export interface SearchStore {

@@ -7,6 +7,14 @@ export const CONDITIONS = {
   exists: 'attribute_exists(pk)',
   hasCredits: 'attribute_exists(pk) AND credits >= :cost',
   isRunning: '#status = :running',
+  /** A bulk domain that may be claimed: never started, or started by a worker that has since died. */
+  domainClaimable: '#state = :pending OR (#state = :running AND startedAt < :staleBefore)',
+  domainRunning: '#state = :running AND attempts = :attempts',
+  domainPending: '#state = :pending',
+  jobAwaiting: '#status = :awaiting',
+  jobCancellable: '#status IN (:queued, :running)',
+  jobDoneActive: 'remainingDomains = :zero AND #status IN (:queued, :running)',
+  jobDoneCancelled: 'remainingDomains = :zero AND #status = :cancelled AND attribute_type(finishedAt, :nullType)',
   /** An API key record that exists and is not revoked. */
   keyIsLive: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
   /** A live key last used before :notBefore (or never): lastUsedAt is written at most once a minute. */

@@ -9,4 +9,6 @@ export * from './running-searches.js';
 export * from './idempotency.js';
 export * from './profiles.js';
 export * from './pages.js';
+export * from './bulk.js';
 export * from './rate-limits.js';
+export * from './ledger-entries.js';

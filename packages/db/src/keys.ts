@@ -32,8 +32,20 @@ export const keys = {
   runningShards: () => Array.from({ length: SWEEP_SHARDS }, (_, shard) => `RUNNING#${shard}`),
   searchesOf: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, skPrefix: 'SEARCH#' }),
   ledgerEntry: (accountId: string, entryId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `LEDGER#${entryId}` }),
+  ledgerOf: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, skPrefix: 'LEDGER#' }),
   /** Idempotency records live in their own partitions, spread by key (not one hot partition). */
   idempotency: (recordKey: string) => ({ pk: `IDEMPOTENCY#${recordKey}`, sk: 'IDEMPOTENCY' }),
+  /** A bulk job lives in its account's partition, so that the account's jobs are one Query. */
+  bulkJob: (accountId: string, jobId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `JOB#${jobId}` }),
+  bulkJobsOf: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, skPrefix: 'JOB#' }),
+  /** A job's domains live in the job's own partition, in file order, so that its results page with one Query. */
+  bulkDomain: (jobId: string, seq: number) => ({ pk: `JOB#${jobId}`, sk: `DOMAIN#${String(seq).padStart(6, '0')}` }),
+  bulkDomainsOf: (jobId: string) => ({ pk: `JOB#${jobId}`, skPrefix: 'DOMAIN#' }),
+  /** One marker per job not yet ended, for the sweeper: written with the job, deleted when it ends (never a Scan). */
+  activeBulkJob: (jobId: string) => ({ pk: 'BULKJOBS#ACTIVE', sk: `JOB#${jobId}` }),
+  activeBulkJobs: () => ({ pk: 'BULKJOBS#ACTIVE', skPrefix: 'JOB#' }),
+  /** The account's webhook signing secret. */
+  webhookSecret: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'WEBHOOKSECRET' }),
   /** A rate-limit token bucket (`key:<keyId>`, `ip:<address>`, `auth:<address>`): one item each, expired by TTL when idle. */
   rateBucket: (bucket: string) => {
     const at = bucket.indexOf(':');

@@ -16,8 +16,8 @@ export function decodeCursor(cursor: string, skPrefix: string): string {
   return sk;
 }
 
-/** One page of the items of `pk` whose sort key starts with `skPrefix`, newest first (sort keys embed ULIDs). */
-export async function queryPage(table: TableRef, query: { pk: string; skPrefix: string }, page: PageRequest): Promise<Page<Record<string, unknown>>> {
+/** One page of the items of `pk` whose sort key starts with `skPrefix`, newest first (sort keys embed ULIDs), or in sort-key order. */
+export async function queryPage(table: TableRef, query: { pk: string; skPrefix: string }, page: PageRequest, order: 'newest-first' | 'sort-key' = 'newest-first'): Promise<Page<Record<string, unknown>>> {
   const { pk, skPrefix } = query;
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, skPrefix);
   // One more than asked: there is a next page only if it came back.
@@ -26,7 +26,7 @@ export async function queryPage(table: TableRef, query: { pk: string; skPrefix: 
       TableName: table.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-      ScanIndexForward: false,
+      ScanIndexForward: order === 'sort-key',
       Limit: page.limit + 1,
       ...(after ? { ExclusiveStartKey: { pk, sk: after } } : {}),
     }),

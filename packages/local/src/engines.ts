@@ -22,6 +22,11 @@ export interface RunningEngine {
   stop(): Promise<void>;
 }
 
+export interface RunningS3 extends RunningEngine {
+  /** s3rver's object events, in the shape of S3 event notifications. */
+  onObjectEvent(listener: (event: import('aws-lambda').S3Event) => void): void;
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -148,13 +153,13 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
 }
 
 /** s3rver on loopback, its objects under `directory`. */
-export async function startS3(options: { port?: number; directory: string }): Promise<RunningEngine> {
+export async function startS3(options: { port?: number; directory: string }): Promise<RunningS3> {
   const { default: S3rver } = await import('s3rver');
   const port = options.port ?? (await freePort());
   mkdirSync(options.directory, { recursive: true });
   const server = new S3rver({ port, address: LOCAL_HOST, directory: options.directory, silent: true, configureBuckets: [] });
   await server.run();
-  return { endpoint: `http://${LOCAL_HOST}:${port}`, stop: () => server.close() };
+  return { endpoint: `http://${LOCAL_HOST}:${port}`, stop: () => server.close(), onObjectEvent: (listener) => void server.on('event', listener) };
 }
 
 /** local-aws-sqs on loopback, in memory. */

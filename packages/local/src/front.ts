@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { API_RESPONSE_HEADERS, AUTHORIZER_RATE_LIMITED, GATEWAY_MESSAGES, GATEWAY_RETRY_AFTER_SECONDS, type ErrorCode } from '@rivals/contracts';
-import { AUTHORIZER, ROUTES, type RouteSpec } from '../../../infra/routes.js';
+import { AUTHORIZER, BINARY_MEDIA_TYPES, ROUTES, type RouteSpec } from '../../../infra/routes.js';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -199,7 +199,9 @@ export function createFront(options: FrontOptions): Server {
     }
 
     const contentType = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
-    const isText = body.length === 0 || TEXT_TYPES.test(contentType);
+    // As API Gateway does: the REST API's binary media types arrive base64-encoded, other text as is.
+    const isBinaryType = BINARY_MEDIA_TYPES.some((t) => contentType.toLowerCase().startsWith(t));
+    const isText = body.length === 0 || (TEXT_TYPES.test(contentType) && !isBinaryType);
     const event: APIGatewayProxyEvent = {
       resource: spec.path,
       path: url.pathname,

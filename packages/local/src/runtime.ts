@@ -7,12 +7,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDocumentClient, createDynamoClient, type TableRef } from '@rivals/db';
-import { freePort, LOCAL_CREDENTIALS, LOCAL_HOST, LOCAL_REGION, startDynamoDbLocal, startS3, startSqs, type DynamoDbLocalOptions, type RunningEngine } from './engines.js';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { freePort, LOCAL_CREDENTIALS, LOCAL_HOST, LOCAL_REGION, startDynamoDbLocal, startS3, startSqs, type DynamoDbLocalOptions, type RunningEngine, type RunningS3 } from './engines.js';
 import { createFront } from './front.js';
 import { DEFAULT_PORT, lockDataDir, removeInstance, writeInstance } from './instance.js';
 import { provision, type ProvisionedResources } from './provision.js';
 import { startSchedules } from './schedules.js';
 import { tableServices } from './services.js';
+import { startLocalWorkers, type LocalWorkers } from './workers.js';
 
 export const PROJECT_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const DEV_ACCOUNT_ID = 'acct_dev';
@@ -47,12 +49,14 @@ export interface LocalService {
   table: TableRef;
   /** Where the development key was written, when `stateDir` was given. */
   keyFile: string | null;
+  /** The bulk workers (queue pollers, upload events). */
+  workers: LocalWorkers;
   stop(): Promise<void>;
 }
 
 interface Engines {
   dynamodb: RunningEngine;
-  s3: RunningEngine;
+  s3: RunningS3;
   sqs: RunningEngine;
 }
 
@@ -111,6 +115,15 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
 
     const server = createFront({ projectRoot: PROJECT_ROOT, log });
     cleanups.push(() => closeServer(server));
+    const workers = startLocalWorkers({
+      projectRoot: PROJECT_ROOT,
+      sqs: new SQSClient({ ...CLIENT_CONFIG, endpoint: endpoints.sqs }),
+      queues: { bulk: resources.queues.BulkQueue!, webhook: resources.queues.WebhookQueue! },
+      onObjectEvent: engines.s3.onObjectEvent,
+      bucket: resources.bucketName,
+      log,
+    });
+    cleanups.push(() => workers.stop());
     const schedules = startSchedules({ projectRoot: PROJECT_ROOT, everySeconds: options.scheduleEverySeconds ?? 60, log });
     cleanups.push(() => schedules.stop());
     const url = await listen(server, options.port ?? DEFAULT_PORT, options.host ?? LOCAL_HOST);
@@ -121,7 +134,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       keyFile = writeInstance(stateDir, { url, pid: process.pid, port, dataDir: options.dataDir ?? null, endpoints, resources, startedAt: new Date().toISOString() }, apiKey);
       cleanups.push(() => removeInstance(stateDir, port));
     }
-    return { url, apiKey, accountId, resources, endpoints, table, keyFile, stop };
+    return { url, apiKey, accountId, resources, endpoints, table, keyFile, workers, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -137,7 +150,7 @@ async function startEngines(dynamoOptions: DynamoDbLocalOptions, dataDir: string
   const names = ['dynamodb', 's3', 'sqs'] as const;
   started.forEach((result, i) => {
     if (result.status === 'fulfilled') {
-      engines[names[i]!] = result.value;
+      (engines as unknown as Record<string, RunningEngine>)[names[i]!] = result.value;
       cleanups.push(() => engines[names[i]!].stop());
     }
   });
@@ -159,6 +172,7 @@ function configureHandlers(endpoints: LocalService['endpoints'], resources: Prov
     TABLE_NAME: resources.tableName,
     UPLOADS_BUCKET: resources.bucketName,
     BULK_QUEUE_URL: resources.queues.BulkQueue ?? '',
+    WEBHOOK_QUEUE_URL: resources.queues.WebhookQueue ?? '',
     HEALTH_PROBE_URLS: Object.entries(endpoints).map(([name, url]) => `${name}=${url}`).join(','),
     POWERTOOLS_DEV: 'true',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',

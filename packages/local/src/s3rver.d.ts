@@ -12,5 +12,7 @@ declare module 's3rver' {
     constructor(options: S3rverOptions);
     run(): Promise<{ address: string; port: number }>;
     close(): Promise<void>;
+    /** Object events (S3 notification shape), emitted for every put, copy, post and delete. */
+    on(event: 'event', listener: (event: import('aws-lambda').S3Event) => void): this;
   }
 }

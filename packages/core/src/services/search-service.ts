@@ -1,9 +1,11 @@
-// core use case: one paid search. Reserve a credit, research, then settle or refund before answering.
+// core use case: one paid search. Reserve a credit, research and settle (ResearchRun, shared with bulk domains), or
+// refund before answering.
 import type { SearchFilters, SearchResult } from '@rivals/contracts';
 import { ApiError } from '../errors.js';
 import { normalizeDomain } from '../domain.js';
-import type { Clock, CreditsLedger, IdGenerator, ResearchEngine, ResearchOutcome, SearchSource } from '../ports.js';
+import type { Clock, CreditsLedger, IdGenerator, ResearchEngine, SearchSource } from '../ports.js';
 import { withRetries, type RetryOptions } from '../retry.js';
+import { REFUND_RETRY, ResearchRun, type SettledRun } from './research-run.js';
 import { elapsedSeconds as seconds } from '../runtime.js';
 import { SWEEP_MARGIN_MS } from './sweeper.js';
 
@@ -17,12 +19,6 @@ export interface SearchServiceDeps {
   /** How hard a search tries to save its result, or give its credit back, before answering; the sweeper does the rest. */
   refundRetry?: Omit<RetryOptions, 'sleep'>;
 }
-
-/**
- * A settle or a refund is retried (the SDK already retries each call) for up to 3 s: long enough to ride out a blip, short enough
- * to answer before API Gateway's limit. A refund that still fails is left to the sweeper, and the answer says so.
- */
-const REFUND_RETRY: Omit<RetryOptions, 'sleep'> = { attempts: 3, baseDelayMs: 200, budgetMs: 3_000 };
 
 export interface SearchOrigin {
   source: SearchSource;
@@ -58,7 +54,10 @@ export function normalizeFilters({ exclude, types, minMatchScore, countries }: S
 }
 
 export class SearchService {
-  constructor(private readonly deps: SearchServiceDeps) {}
+  private readonly run: ResearchRun;
+  constructor(private readonly deps: SearchServiceDeps) {
+    this.run = new ResearchRun(deps);
+  }
 
   async search(accountId: string, request: { domain: string; limit: number } & SearchFilters, origin: SearchOrigin = { source: 'api' }): Promise<SearchAnswer> {
     const { ledger, clock, ids } = this.deps;
@@ -84,43 +83,13 @@ export class SearchService {
       throw await this.refund(accountId, searchId, started, new ApiError('internal_error', 'The search could not start.', {}, { cause: error }));
     }
 
-    let outcome: ResearchOutcome;
+    let settled: SettledRun;
     try {
-      outcome = await this.researchWithinDeadline(domain, request.limit, filters);
+      settled = await this.run.researchAndSettle(accountId, searchId, { domain, limit: request.limit, filters }, started);
     } catch (error) {
-      const failure = error instanceof ApiError ? error : new ApiError('research_failed', 'The research engine failed; the credit was refunded.', {}, { cause: error });
-      throw await this.refund(accountId, searchId, started, failure);
+      throw await this.refund(accountId, searchId, started, error as ApiError);
     }
-
-    if (outcome.competitors.length === 0) {
-      throw await this.refund(
-        accountId,
-        searchId,
-        started,
-        new ApiError('no_competitors_found', `No competitors were found for ${domain}; the credit was refunded.`),
-      );
-    }
-
-    const completed = clock.now();
-    const elapsedSeconds = seconds(started, completed);
-    const competitors = outcome.competitors.slice(0, request.limit).map((c, i) => ({ rank: i + 1, ...c }));
-    const likelyCompetitors = competitors.filter((c) => c.likelyCompetitor).length;
-    try {
-      // A settle whose answer was lost (a timeout) may still have landed: its retry then finds the search no longer
-      // running, which means the first attempt succeeded.
-      let attempt = 0;
-      await withRetries(async () => {
-        attempt++;
-        try {
-          await ledger.settleSearch(accountId, searchId, { completedAt: completed.toISOString(), elapsedSeconds, competitors, totalCompetitors: competitors.length, likelyCompetitors });
-        } catch (error) {
-          if (attempt > 1 && error instanceof ApiError && error.code === 'conflict') return;
-          throw error;
-        }
-      }, this.deps.refundRetry ?? REFUND_RETRY);
-    } catch (error) {
-      throw await this.refund(accountId, searchId, started, new ApiError('internal_error', 'The search could not be saved; the credit was refunded.', {}, { cause: error }));
-    }
+    const { competitors, likelyCompetitors, elapsedSeconds } = settled;
 
     return {
       searchId,
@@ -133,22 +102,6 @@ export class SearchService {
         competitors: competitors.map(({ evidence: _evidence, ...row }) => row),
       },
     };
-  }
-
-  private async researchWithinDeadline(domain: string, limit: number, filters: SearchFilters | undefined): Promise<ResearchOutcome> {
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(new ApiError('research_timeout', `The research did not finish within ${this.deps.deadlineMs / 1000} s; the credit was refunded.`));
-      }, this.deps.deadlineMs);
-    });
-    try {
-      return await Promise.race([this.deps.engine.research({ domain, limit, ...(filters ? { filters } : {}), signal: controller.signal }), deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /**

@@ -1,0 +1,64 @@
+// composition root: bulk research wired lazily. The HTTP side (BulkService, WebhookService) never loads the research
+// engine; the domain worker (bulkWorker) does, through research.ts.
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { S3UploadStore, s3Client, SqsDomainQueue, SqsWebhookQueue } from '@rivals/aws';
+import { BULK_MAX_UPLOAD_BYTES } from '@rivals/contracts';
+import { BulkService, BulkSweeper, systemClock, WebhookService, type WebhookTransport } from '@rivals/core';
+import { DynamoBulkJobStore, DynamoSearchStore, DynamoWebhookSecretStore } from '@rivals/db';
+import { config } from './config.js';
+import { lazy, services } from './container.js';
+
+/** Presigned upload URLs live this long. */
+export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
+
+const sqs = lazy(() => new SQSClient({}));
+export const bulkJobs = lazy(() => new DynamoBulkJobStore(services().table, services().ledger));
+export const webhookSecrets = lazy(() => new DynamoWebhookSecretStore(services().table));
+export const webhookQueue = lazy(() => new SqsWebhookQueue(sqs(), config.webhookQueueUrl));
+export const searchStore = lazy(() => new DynamoSearchStore(services().table));
+
+export const bulkService = lazy(
+  () =>
+    new BulkService({
+      jobs: bulkJobs(),
+      ledger: services().ledger,
+      queue: new SqsDomainQueue(sqs(), config.bulkQueueUrl),
+      uploads: new S3UploadStore(s3Client(), config.uploadsBucket),
+      webhookQueue: webhookQueue(),
+      secrets: webhookSecrets(),
+      clock: systemClock,
+      ids: services().ids,
+      maxDomains: config.bulkMaxDomains,
+      maxUploadBytes: BULK_MAX_UPLOAD_BYTES,
+      uploadUrlTtlSeconds: UPLOAD_URL_TTL_SECONDS,
+    }),
+);
+
+export const bulkSweeper = lazy(
+  () =>
+    new BulkSweeper({
+      jobs: bulkJobs(),
+      searches: searchStore(),
+      webhookQueue: webhookQueue(),
+      clock: systemClock,
+      ids: services().ids,
+      // Past every redelivery (3 receives x the 540 s visibility timeout): the message is in the dead-letter queue by then.
+      runningDeadlineMs: 30 * 60_000,
+      pendingDeadlineMs: 6 * 60 * 60_000,
+      uploadGraceMs: 60 * 60_000,
+    }),
+);
+
+let transport: WebhookTransport | undefined;
+/** Test only: replaces the guarded HTTPS transport (see @rivals/crawler createWebhookTransport). */
+export const useWebhookTransport = (t: WebhookTransport) => {
+  transport = t;
+  webhookService.reset();
+};
+
+const makeWebhookService = async () => {
+  transport ??= (await import('@rivals/crawler')).createWebhookTransport();
+  return new WebhookService({ jobs: bulkJobs(), secrets: webhookSecrets(), queue: webhookQueue(), transport, clock: systemClock });
+};
+let webhookServicePromise: Promise<WebhookService> | undefined;
+export const webhookService = Object.assign(() => (webhookServicePromise ??= makeWebhookService()), { reset: () => (webhookServicePromise = undefined) });

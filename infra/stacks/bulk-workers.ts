@@ -1,0 +1,86 @@
+// infra: the bulk research workers: the domain worker on the bulk queue (partial batch responses, bounded concurrency),
+// the upload-landed function on the bucket's Object Created events (EventBridge), and the webhook sender. The
+// scheduled sweeper (routes.ts SCHEDULED) also sweeps bulk domains.
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { ApiFunction } from '../constructs/api-function.js';
+import { ENV, UPLOADS_PREFIX, WORKERS } from '../routes.js';
+
+export interface BulkResources {
+  table: ITable;
+  uploads: IBucket;
+  bulkQueue: IQueue;
+  webhookQueue: IQueue;
+}
+
+/** Environment of every function that touches bulk jobs. */
+export const bulkEnvironment = (r: BulkResources) => ({
+  [ENV.uploadsBucket]: r.uploads.bucketName,
+  [ENV.bulkQueue]: r.bulkQueue.queueUrl,
+  [ENV.webhookQueue]: r.webhookQueue.queueUrl,
+});
+
+/**
+ * The bulk environment and least-privilege grants: send to the bulk and webhook queues; with `uploads`, put (presign)
+ * and get objects under the uploads/ prefix. Named actions only, and the key's when the data is encrypted with one.
+ */
+export function grantBulk(fn: ApiFunction, r: BulkResources, options: { uploads?: boolean } = {}) {
+  for (const [k, v] of Object.entries(bulkEnvironment(r))) fn.addEnvironment(k, v);
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [r.bulkQueue.queueArn, r.webhookQueue.queueArn] }));
+  const keys = [r.bulkQueue.encryptionMasterKey, r.webhookQueue.encryptionMasterKey];
+  if (options.uploads) {
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject'], resources: [r.uploads.arnForObjects(`${UPLOADS_PREFIX}*`)] }));
+    keys.push(r.uploads.encryptionKey);
+  }
+  const keyArns = [...new Set(keys.filter((k) => k !== undefined).map((k) => k!.keyArn))];
+  if (keyArns.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: keyArns }));
+}
+
+export class BulkWorkers extends Construct {
+  readonly functions: Record<string, ApiFunction> = {};
+
+  constructor(scope: Construct, id: string, props: BulkResources & { environment: Record<string, string>; retainLogs: boolean }) {
+    super(scope, id);
+    const make = (spec: { id: string; entry: string; timeoutSeconds: number; memoryMb?: number }, knowledgeBase: boolean) => {
+      const fn = new ApiFunction(this, spec.id, {
+        entry: spec.entry,
+        knowledgeBase,
+        environment: props.environment,
+        retainLogs: props.retainLogs,
+        timeout: Duration.seconds(spec.timeoutSeconds),
+        ...(spec.memoryMb ? { memorySize: spec.memoryMb } : {}),
+      }).bindTable(props.table, 'write');
+      grantBulk(fn, props, { uploads: spec.id === WORKERS.uploadLanded.id });
+      this.functions[spec.id] = fn;
+      return fn;
+    };
+
+    const domain = make(WORKERS.bulkDomain, true);
+    domain.addEventSource(
+      new SqsEventSource(props.bulkQueue, {
+        batchSize: WORKERS.bulkDomain.batchSize,
+        maxConcurrency: WORKERS.bulkDomain.maxConcurrency,
+        reportBatchItemFailures: true,
+      }),
+    );
+
+    const landed = make(WORKERS.uploadLanded, false);
+    // Through EventBridge (the bucket lives in the stateful stack; a bucket notification would make the stacks cyclic).
+    new Rule(this, 'UploadLanded', {
+      eventPattern: { source: ['aws.s3'], detailType: ['Object Created'], detail: { bucket: { name: [props.uploads.bucketName] }, object: { key: [{ prefix: UPLOADS_PREFIX }] } } },
+      targets: [new LambdaFunction(landed, { retryAttempts: 3 })],
+    });
+
+    const webhooks = make(WORKERS.webhookSender, false);
+    webhooks.addEventSource(
+      new SqsEventSource(props.webhookQueue, { batchSize: WORKERS.webhookSender.batchSize, maxConcurrency: WORKERS.webhookSender.maxConcurrency, reportBatchItemFailures: true }),
+    );
+  }
+}

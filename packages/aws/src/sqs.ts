@@ -1,0 +1,38 @@
+// aws adapter (secondary): the bulk domain queue and the webhook queue. Domains go out ten to a SendMessageBatch, a few
+// batches at a time; a batch entry SQS refuses is sent again, and a send that keeps failing throws.
+import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { DomainMessage, DomainQueue, WebhookMessage, WebhookQueue } from '@rivals/core';
+
+const BATCH = 10;
+const PARALLEL_BATCHES = 8;
+
+export class SqsDomainQueue implements DomainQueue {
+  constructor(private readonly client: SQSClient, private readonly queueUrl: string) {}
+
+  async enqueue(messages: DomainMessage[]): Promise<void> {
+    const batches: DomainMessage[][] = [];
+    for (let i = 0; i < messages.length; i += BATCH) batches.push(messages.slice(i, i + BATCH));
+    const send = async (batch: DomainMessage[]) => {
+      let entries = batch.map((m) => ({ Id: `${m.seq}`, MessageBody: JSON.stringify(m) }));
+      for (let attempt = 0; entries.length > 0; attempt++) {
+        if (attempt === 5) throw new Error(`SQS refused ${entries.length} message(s)`);
+        const { Failed } = await this.client.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: entries }));
+        const failed = new Set((Failed ?? []).map((f) => f.Id));
+        entries = entries.filter((e) => failed.has(e.Id));
+        if (entries.length) await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+      }
+    };
+    const queue = [...batches];
+    await Promise.all(Array.from({ length: PARALLEL_BATCHES }, async () => {
+      for (let batch = queue.shift(); batch; batch = queue.shift()) await send(batch);
+    }));
+  }
+}
+
+export class SqsWebhookQueue implements WebhookQueue {
+  constructor(private readonly client: SQSClient, private readonly queueUrl: string) {}
+
+  async enqueue(message: WebhookMessage, delaySeconds: number): Promise<void> {
+    await this.client.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: Math.max(0, Math.min(900, Math.round(delaySeconds))) }));
+  }
+}

@@ -1,0 +1,125 @@
+// contracts: bulk research jobs, their per-domain results and their webhooks (API.md "Bulk").
+import { z } from 'zod';
+import { COMPETITOR_TYPES, EXCLUDE_MAX, SEARCH_LIMIT_MAX, SearchFilters } from './search.js';
+
+export const JOB_STATUSES = ['awaiting_upload', 'queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export const JobStatus = z.enum(JOB_STATUSES);
+export type JobStatus = z.infer<typeof JobStatus>;
+export const TERMINAL_JOB_STATUSES: readonly JobStatus[] = ['completed', 'failed', 'cancelled'];
+
+export const DOMAIN_STATES = ['pending', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export const DomainState = z.enum(DOMAIN_STATES);
+export type DomainState = z.infer<typeof DomainState>;
+
+/** Most domains a job may hold (configurable on the server) and the most rejected rows a job keeps. */
+export const BULK_MAX_DOMAINS = 10_000;
+export const BULK_MAX_REJECTED_ROWS = 1_000;
+export const BULK_MAX_BODY_BYTES = 5 * 1024 * 1024;
+export const BULK_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+/** A CSV row that was not researched and never charged: its 1-based line, what it held, and why. */
+export const RejectedRow = z.strictObject({ row: z.number().int().min(1), value: z.string(), reason: z.string() });
+export type RejectedRow = z.infer<typeof RejectedRow>;
+
+const webhookUrl = z.url({ protocol: /^https$/, error: 'webhookUrl must be an https URL' }).max(2048);
+const perDomainLimit = z.coerce.number().int().min(1).max(SEARCH_LIMIT_MAX);
+
+/** A comma-separated query value as a list (`types=Direct,Emerging`). */
+const commaList = <T extends z.ZodType>(item: T, max: number) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v), z.array(item).min(1).max(max));
+
+/** Query of POST /api/bulk/upload: the per-domain limit, the search filters (lists comma-separated) and a webhook. */
+export const BulkUploadQuery = z.strictObject({
+  limit: perDomainLimit.default(SEARCH_LIMIT_MAX),
+  webhookUrl: webhookUrl.optional(),
+  exclude: commaList(z.string().min(1).max(2048), EXCLUDE_MAX).optional(),
+  types: commaList(z.enum(COMPETITOR_TYPES), COMPETITOR_TYPES.length).optional(),
+  minMatchScore: z.coerce.number().int().min(0).max(100).optional(),
+  countries: commaList(z.string().regex(/^[A-Za-z]{2}$/, 'an ISO 3166-1 alpha-2 country code'), 250).optional(),
+});
+export type BulkUploadQuery = z.output<typeof BulkUploadQuery>;
+
+/** Body of POST /api/bulk/upload-url (optional). */
+export const BulkUploadUrlRequest = z.strictObject({
+  filename: z.string().trim().min(1).max(255).optional(),
+  limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_MAX),
+  webhookUrl: webhookUrl.optional(),
+  ...SearchFilters.shape,
+});
+export type BulkUploadUrlRequest = z.input<typeof BulkUploadUrlRequest>;
+
+export const BulkUploadAccepted = z.strictObject({
+  jobId: z.string(),
+  status: z.literal('queued'),
+  totalDomains: z.number().int().min(1),
+  rejectedRows: z.array(RejectedRow),
+  creditsReserved: z.number().int().min(1),
+  creditsRemaining: z.number().int().min(0),
+});
+export type BulkUploadAccepted = z.infer<typeof BulkUploadAccepted>;
+
+export const BulkUploadUrl = z.strictObject({ jobId: z.string(), uploadUrl: z.string(), expiresAt: z.string() });
+export type BulkUploadUrl = z.infer<typeof BulkUploadUrl>;
+
+export const BulkDomainResult = z.strictObject({
+  domain: z.string(),
+  status: DomainState,
+  searchId: z.string().nullable(),
+  totalCompetitors: z.number().int().nullable(),
+  likelyCompetitors: z.number().int().nullable(),
+  error: z.string().nullable(),
+});
+export type BulkDomainResult = z.infer<typeof BulkDomainResult>;
+
+export const WebhookAttempt = z.strictObject({ at: z.string(), status: z.number().int().nullable(), error: z.string().nullable() });
+export type WebhookAttempt = z.infer<typeof WebhookAttempt>;
+
+/** A job as listed (GET /api/bulk/jobs) and as sent in the completion webhook. */
+export const BulkJobSummary = z.strictObject({
+  jobId: z.string(),
+  status: JobStatus,
+  totalDomains: z.number().int(),
+  completedDomains: z.number().int(),
+  failedDomains: z.number().int(),
+  cancelledDomains: z.number().int(),
+  creditsReserved: z.number().int(),
+  creditsCharged: z.number().int(),
+  creditsRefunded: z.number().int(),
+  limit: z.number().int(),
+  /** The search filters every domain of the job is researched with, when any. */
+  filters: SearchFilters.nullable(),
+  filename: z.string().nullable(),
+  /** Why a job could not run (`failed`): e.g. insufficient_credits, upload_too_large, no_valid_domains. */
+  error: z.string().nullable(),
+  webhookUrl: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type BulkJobSummary = z.infer<typeof BulkJobSummary>;
+
+export const BulkJobList = z.strictObject({ items: z.array(BulkJobSummary), nextCursor: z.string().nullable() });
+export type BulkJobList = z.infer<typeof BulkJobList>;
+
+/** GET /api/bulk/jobs/:id: the job, its rejected rows, one page of its per-domain results (file order). */
+export const BulkJob = BulkJobSummary.extend({
+  rejectedRows: z.array(RejectedRow),
+  webhookAttempts: z.array(WebhookAttempt),
+  results: z.array(BulkDomainResult),
+  nextCursor: z.string().nullable(),
+});
+export type BulkJob = z.infer<typeof BulkJob>;
+
+export const BULK_CSV_COLUMNS = ['sourceDomain', 'rank', 'company', 'domain', 'matchScore', 'type', 'confidence', 'likelyCompetitor', 'error'] as const;
+
+/** Body of the webhook POST. */
+export const BulkJobEvent = z.strictObject({
+  id: z.string(),
+  type: z.literal('bulk_job.completed'),
+  createdAt: z.string(),
+  data: z.strictObject({ job: BulkJobSummary }),
+});
+export type BulkJobEvent = z.infer<typeof BulkJobEvent>;
+
+export const WebhookSecret = z.strictObject({ secret: z.string() });
+export type WebhookSecret = z.infer<typeof WebhookSecret>;

@@ -1,0 +1,92 @@
+// core use case: the completion webhook of a bulk job. Stripe-style signature (`Rivals-Signature: t=<unix>,v1=<hex
+// HMAC-SHA256 of "<t>.<body>">`), per-account secret, retried with exponential backoff for 24 hours, every attempt
+// recorded on the job.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { BulkJobEvent } from '@rivals/contracts';
+import type { Clock, IdGenerator } from '../ports.js';
+import type { BulkJobStore, WebhookMessage, WebhookQueue, WebhookSecretStore, WebhookTransport } from './ports.js';
+import { jobSummary } from './job-summary.js';
+
+export const SIGNATURE_HEADER = 'Rivals-Signature';
+const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const FIRST_RETRY_SECONDS = 30;
+const MAX_BACKOFF_SECONDS = 6 * 60 * 60;
+/** SQS's longest message delay; longer waits are chained. */
+const MAX_QUEUE_DELAY_SECONDS = 15 * 60;
+
+export function signatureHeader(secret: string, body: string, unixSeconds: number): string {
+  const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
+  return `t=${unixSeconds},v1=${mac}`;
+}
+
+/** Checks a Rivals-Signature header against the raw body: the HMAC matches and the timestamp is within the tolerance. */
+export function verifySignature(header: string, body: string, secret: string, options: { toleranceSeconds?: number; now?: number } = {}): boolean {
+  const parts = Object.fromEntries(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
+  const t = Number(parts.t);
+  if (!Number.isInteger(t) || !parts.v1) return false;
+  const now = options.now ?? Math.floor(Date.now() / 1000);
+  if (Math.abs(now - t) > (options.toleranceSeconds ?? 300)) return false;
+  const expected = Buffer.from(createHmac('sha256', secret).update(`${t}.${body}`).digest('hex'));
+  const given = Buffer.from(parts.v1);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+
+/** Owes the job's completion event to its webhook, when it has one. */
+export async function enqueueWebhook(deps: { jobs: BulkJobStore; webhookQueue: WebhookQueue; clock: Clock; ids: IdGenerator }, accountId: string, jobId: string) {
+  const job = await deps.jobs.getJob(accountId, jobId);
+  if (!job?.webhookUrl || job.webhookState !== 'pending') return;
+  const now = deps.clock.now().toISOString();
+  await deps.webhookQueue.enqueue({ accountId, jobId, eventId: deps.ids.next('evt'), firstAttemptAt: now, attempt: 0, notBefore: now }, 0);
+}
+
+export interface WebhookServiceDeps {
+  jobs: BulkJobStore;
+  secrets: WebhookSecretStore;
+  queue: WebhookQueue;
+  transport: WebhookTransport;
+  clock: Clock;
+}
+
+export class WebhookService {
+  constructor(private readonly deps: WebhookServiceDeps) {}
+
+  /** POST /api/webhook-secret: creates or rotates the account's signing secret; shown once. */
+  async rotateSecret(accountId: string): Promise<{ secret: string }> {
+    const secret = newWebhookSecret();
+    await this.deps.secrets.put(accountId, secret, this.deps.clock.now().toISOString());
+    return { secret };
+  }
+
+  /** One delivery attempt of a queued webhook message; schedules the next one when it fails. */
+  async deliver(message: WebhookMessage): Promise<void> {
+    const { jobs, queue, clock } = this.deps;
+    const now = clock.now();
+    const wait = Math.ceil((Date.parse(message.notBefore) - now.getTime()) / 1000);
+    if (wait > 0) return queue.enqueue(message, Math.min(wait, MAX_QUEUE_DELAY_SECONDS));
+
+    const job = await jobs.getJob(message.accountId, message.jobId);
+    if (!job?.webhookUrl || job.webhookState !== 'pending') return;
+    const secret = await this.deps.secrets.get(message.accountId);
+    const event: BulkJobEvent = { id: message.eventId, type: 'bulk_job.completed', createdAt: message.firstAttemptAt, data: { job: jobSummary(job) } };
+    const body = JSON.stringify(event);
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Rivals-Webhooks/1.0' };
+    if (secret) headers[SIGNATURE_HEADER] = signatureHeader(secret, body, Math.floor(now.getTime() / 1000));
+
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      status = (await this.deps.transport.post(job.webhookUrl, body, headers)).status;
+    } catch (e) {
+      error = (e as Error).message.slice(0, 200);
+    }
+    const delivered = status !== null && status >= 200 && status < 300;
+    const backoff = Math.min(FIRST_RETRY_SECONDS * 2 ** message.attempt, MAX_BACKOFF_SECONDS);
+    const next = new Date(now.getTime() + backoff * 1000);
+    const giveUp = !delivered && next.getTime() > Date.parse(message.firstAttemptAt) + RETRY_WINDOW_MS;
+    await jobs.recordWebhookAttempt(message.accountId, message.jobId, { at: now.toISOString(), status, error }, delivered ? 'delivered' : giveUp ? 'abandoned' : 'pending');
+    if (delivered || giveUp) return;
+    await queue.enqueue({ ...message, attempt: message.attempt + 1, notBefore: next.toISOString() }, Math.min(backoff, MAX_QUEUE_DELAY_SECONDS));
+  }
+}

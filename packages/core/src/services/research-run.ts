@@ -1,0 +1,89 @@
+// core: the research core shared by the synchronous search and bulk domains: run the engine within a deadline, rank
+// the rows, and settle the stored search through the ledger's one settle path. Who pays (a reserved search credit or a
+// bulk job's reservation) is the caller's business; this never touches credits.
+import type { SearchFilters, StoredCompetitor } from '@rivals/contracts';
+import { ApiError } from '../errors.js';
+import type { Clock, CreditsLedger, ResearchEngine, ResearchOutcome } from '../ports.js';
+import { withRetries, type RetryOptions } from '../retry.js';
+import { elapsedSeconds } from '../runtime.js';
+
+export interface ResearchRunDeps {
+  ledger: CreditsLedger;
+  engine: ResearchEngine;
+  clock: Clock;
+  /** The research finishes within this many milliseconds or fails with research_timeout. */
+  deadlineMs: number;
+  /** How hard a settle (or a refund) is retried before giving up; the sweeper does the rest. */
+  refundRetry?: Omit<RetryOptions, 'sleep'>;
+}
+
+/**
+ * A settle or a refund is retried (the SDK already retries each call) for up to 3 s: long enough to ride out a blip, short enough
+ * to answer before API Gateway's limit. A refund that still fails is left to the sweeper, and the answer says so.
+ */
+export const REFUND_RETRY: Omit<RetryOptions, 'sleep'> = { attempts: 3, baseDelayMs: 200, budgetMs: 3_000 };
+
+export interface SettledRun {
+  competitors: StoredCompetitor[];
+  likelyCompetitors: number;
+  elapsedSeconds: number;
+}
+
+export class ResearchRun {
+  constructor(private readonly deps: ResearchRunDeps) {}
+
+  /**
+   * Researches `domain` for the running search `searchId` and settles it. Throws an ApiError (research_failed,
+   * research_timeout, no_competitors_found, internal_error) when there is nothing settled; the search is then still
+   * running and the caller refunds it its own way.
+   */
+  async researchAndSettle(accountId: string, searchId: string, request: { domain: string; limit: number; filters?: SearchFilters | undefined }, started: Date): Promise<SettledRun> {
+    const { ledger, clock } = this.deps;
+    const { domain, limit, filters } = request;
+    let outcome: ResearchOutcome;
+    try {
+      outcome = await this.researchWithinDeadline(domain, limit, filters);
+    } catch (error) {
+      throw error instanceof ApiError ? error : new ApiError('research_failed', 'The research engine failed; the credit was refunded.', {}, { cause: error });
+    }
+    if (outcome.competitors.length === 0) throw new ApiError('no_competitors_found', `No competitors were found for ${domain}; the credit was refunded.`);
+
+    const completed = clock.now();
+    const elapsed = elapsedSeconds(started, completed);
+    const competitors = outcome.competitors.slice(0, limit).map((c, i) => ({ rank: i + 1, ...c }));
+    const likelyCompetitors = competitors.filter((c) => c.likelyCompetitor).length;
+    try {
+      // A settle whose answer was lost (a timeout) may still have landed: its retry then finds the search no longer
+      // running, which means the first attempt succeeded.
+      let attempt = 0;
+      await withRetries(async () => {
+        attempt++;
+        try {
+          await ledger.settleSearch(accountId, searchId, { completedAt: completed.toISOString(), elapsedSeconds: elapsed, competitors, totalCompetitors: competitors.length, likelyCompetitors });
+        } catch (error) {
+          if (attempt > 1 && error instanceof ApiError && error.code === 'conflict') return;
+          throw error;
+        }
+      }, this.deps.refundRetry ?? REFUND_RETRY);
+    } catch (error) {
+      throw new ApiError('internal_error', 'The search could not be saved; the credit was refunded.', {}, { cause: error });
+    }
+    return { competitors, likelyCompetitors, elapsedSeconds: elapsed };
+  }
+
+  private async researchWithinDeadline(domain: string, limit: number, filters: SearchFilters | undefined): Promise<ResearchOutcome> {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new ApiError('research_timeout', `The research did not finish within ${this.deps.deadlineMs / 1000} s; the credit was refunded.`));
+      }, this.deps.deadlineMs);
+    });
+    try {
+      return await Promise.race([this.deps.engine.research({ domain, limit, ...(filters ? { filters } : {}), signal: controller.signal }), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
