@@ -32,6 +32,14 @@ export const ROUTES: RouteSpec[] = [
   },
   { id: 'Balance', method: 'GET', path: '/api/v1/balance', entry: 'functions/http/balance.ts', auth: true },
   { id: 'GetSearch', method: 'GET', path: '/api/searches/{id}', entry: 'functions/http/get-search.ts', auth: true },
+  { id: 'History', method: 'GET', path: '/api/history', entry: 'functions/http/history.ts', auth: true },
+  { id: 'MyCompanies', method: 'GET', path: '/api/my-companies', entry: 'functions/http/my-companies.ts', auth: true, timeoutSeconds: 28 },
+  { id: 'ShareSearch', method: 'POST', path: '/api/searches/{id}/share', entry: 'functions/http/share-search.ts', auth: true },
+  { id: 'RevokeShare', method: 'DELETE', path: '/api/searches/{id}/share', entry: 'functions/http/revoke-share.ts', auth: true },
+  { id: 'GetShared', method: 'GET', path: '/api/shared/{token}', entry: 'functions/http/get-shared.ts', auth: false },
+  { id: 'ListSavedCompanies', method: 'GET', path: '/api/saved-companies', entry: 'functions/http/list-saved-companies.ts', auth: true },
+  { id: 'SaveCompany', method: 'POST', path: '/api/saved-companies', entry: 'functions/http/save-company.ts', auth: true },
+  { id: 'RemoveSavedCompany', method: 'DELETE', path: '/api/saved-companies/{domain}', entry: 'functions/http/remove-saved-company.ts', auth: true },
 ];
 
 export const AUTHORIZER = { id: 'ApiKeyAuthorizer', entry: 'functions/authorizer/api-key.ts', header: 'X-API-Key', cacheTtlSeconds: 60 } as const;

@@ -19,6 +19,10 @@ export const config = {
   get freeCredits(): number {
     return intFromEnv('FREE_CREDITS', 10);
   },
+  /** The dashboard's origin, to make share links absolute; they are relative (/share/<token>) without it. */
+  get publicBaseUrl(): string | undefined {
+    return process.env.PUBLIC_BASE_URL || undefined;
+  },
   get version(): string {
     return process.env.SERVICE_VERSION ?? '0.1.0';
   },

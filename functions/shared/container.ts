@@ -2,8 +2,19 @@
 // research side (engine, crawler, providers) lives in research.ts, so that only the search function bundles and
 // loads it.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { AccountService, ApiKeyService, SearchQueries, systemClock, ulidIds } from '@rivals/core';
-import { createDocumentClient, DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoSearchStore, SingleTableIdempotencyStore, type TableRef } from '@rivals/db';
+import { AccountService, ApiKeyService, MyCompanies, SearchQueries, ShareService, systemClock, ulidIds, WatchlistService } from '@rivals/core';
+import {
+  createDocumentClient,
+  DynamoAccountStore,
+  DynamoApiKeyStore,
+  DynamoCompanyStore,
+  DynamoCreditsLedger,
+  DynamoSavedCompanyStore,
+  DynamoSearchStore,
+  DynamoShareStore,
+  SingleTableIdempotencyStore,
+  type TableRef,
+} from '@rivals/db';
 import { config } from './config.js';
 
 export const lazy = <T>(make: () => T): (() => T) => {
@@ -15,12 +26,16 @@ const dynamo = lazy(() => new DynamoDBClient({}));
 const table = lazy((): TableRef => ({ client: createDocumentClient(dynamo()), tableName: config.tableName }));
 const ids = lazy(ulidIds);
 const ledger = lazy(() => new DynamoCreditsLedger(table(), ids()));
+const searches = lazy(() => new DynamoSearchStore(table()));
 
 const registry = {
   table,
   ids,
   ledger,
-  searchQueries: lazy(() => new SearchQueries(new DynamoSearchStore(table()))),
+  searchQueries: lazy(() => new SearchQueries(searches())),
+  myCompanies: lazy(() => new MyCompanies(new DynamoCompanyStore(table()))),
+  shareService: lazy(() => new ShareService({ searches: searches(), shares: new DynamoShareStore(table()), clock: systemClock, publicBaseUrl: config.publicBaseUrl })),
+  watchlist: lazy(() => new WatchlistService({ saved: new DynamoSavedCompanyStore(table()), searches: searches(), clock: systemClock })),
   idempotencyStore: lazy(() => new SingleTableIdempotencyStore(config.tableName, dynamo())),
   accountService: lazy(() => new AccountService({ accounts: new DynamoAccountStore(table(), ledger()), ledger: ledger(), clock: systemClock, ids: ids() })),
   apiKeyService: lazy(() => new ApiKeyService({ keys: new DynamoApiKeyStore(table()), clock: systemClock, ids: ids() })),

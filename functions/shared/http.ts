@@ -21,6 +21,7 @@ export interface HttpRequest<Body> {
 
 export interface HttpResponse {
   statusCode: number;
+  /** Sent as JSON, unless it is a string and the headers name another content-type (a CSV export), then as is. */
   body?: unknown;
   headers?: Record<string, string>;
 }
@@ -36,11 +37,13 @@ interface RouteOptions<Schema extends z.ZodType | undefined> {
 
 const requestIdOf = (event: APIGatewayProxyEvent) => event.requestContext?.requestId ?? 'unknown';
 
+const isText = (headers: Record<string, string> | undefined) => /^text\//i.test(headers?.['content-type'] ?? '');
+
 export function jsonResult(response: HttpResponse, requestId: string): APIGatewayProxyResult {
   return {
     statusCode: response.statusCode,
     headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...response.headers },
-    body: response.body === undefined ? '' : JSON.stringify(response.body),
+    body: response.body === undefined ? '' : typeof response.body === 'string' && isText(response.headers) ? response.body : JSON.stringify(response.body),
   };
 }
 
@@ -63,7 +66,7 @@ function principalOf(event: APIGatewayProxyEvent): Principal {
 }
 
 /** zod validation of the parsed body: a schema violation is 400 invalid_request with the field and the problem. */
-function validate<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
+export function validate<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const details = parsed.error.issues.map((issue) => {

@@ -1,3 +1,4 @@
 export * from './errors.js';
 export * from './search.js';
+export * from './account.js';
 export * from './openapi.js';

@@ -6,3 +6,7 @@ export * from './services/search-service.js';
 export * from './services/search-queries.js';
 export * from './services/api-key-service.js';
 export * from './services/account-service.js';
+export * from './csv.js';
+export * from './services/my-companies.js';
+export * from './services/share-service.js';
+export * from './services/watchlist-service.js';

@@ -7,3 +7,7 @@ export * from './api-keys.js';
 export * from './searches.js';
 export * from './idempotency.js';
 export * from './profiles.js';
+export * from './cursor.js';
+export * from './companies.js';
+export * from './shares.js';
+export * from './saved-companies.js';

@@ -3,6 +3,9 @@
 export const TABLE_ATTRIBUTES = { pk: 'pk', sk: 'sk', gsi1pk: 'gsi1pk', gsi1sk: 'gsi1sk', ttl: 'ttl' } as const;
 export const GSI1 = 'gsi1';
 
+const COUNT_DIGITS = 10;
+const COUNT_CEILING = 10 ** COUNT_DIGITS - 1;
+
 export const keys = {
   account: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' }),
   apiKey: (accountId: string, keyId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `APIKEY#${keyId}` }),
@@ -16,6 +19,25 @@ export const keys = {
   ledgerEntry: (accountId: string, entryId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `LEDGER#${entryId}` }),
   /** Idempotency records live in their own partitions, spread by key (not one hot partition). */
   idempotency: (recordKey: string) => ({ pk: `IDEMPOTENCY#${recordKey}`, sk: 'IDEMPOTENCY' }),
+  /** A settled search whose companies are not yet all counted in the account's rows (see companies.ts). */
+  aggregationPending: (accountId: string, searchId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `AGGPENDING#${searchId}` }),
+  aggregationsPendingOf: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, skPrefix: 'AGGPENDING#' }),
+  /** One company the account's searches have found, aggregated over them. */
+  company: (accountId: string, domain: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `COMPANY#${domain}` }),
+  /** GSI1 keys of a company row: most often found first (inverted, zero-padded count), then by domain. */
+  companyByCount: (accountId: string, timesFound: number, domain: string) => ({
+    gsi1pk: `COMPANIES#${accountId}`,
+    gsi1sk: `${String(COUNT_CEILING - Math.min(timesFound, COUNT_CEILING)).padStart(COUNT_DIGITS, '0')}#${domain}`,
+  }),
+  companiesOf: (accountId: string) => ({ gsi1pk: `COMPANIES#${accountId}` }),
+  /** The public lookup of a share link, keyed by the SHA-256 of its token (never the token). */
+  share: (tokenHash: string) => ({ pk: `SHARE#${tokenHash}`, sk: 'SHARE' }),
+  /** A watchlist row, one per domain; GSI1 lists them newest first. */
+  saved: (accountId: string, domain: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `SAVED#${domain}` }),
+  savedByTime: (accountId: string, savedAt: string, domain: string) => ({ gsi1pk: `SAVED#${accountId}`, gsi1sk: `${savedAt}#${domain}` }),
+  savedOf: (accountId: string) => ({ gsi1pk: `SAVED#${accountId}` }),
+  /** How many rows the watchlist holds, changed in the same transaction as each row (the cap). */
+  watchlist: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'WATCHLIST' }),
   /** Cached homepage profiles of domains the knowledge base does not know. */
   profile: (domain: string) => ({ pk: `PROFILE#${domain}`, sk: 'PROFILE' }),
 };
