@@ -1,10 +1,10 @@
 // db adapter (secondary): the watchlist. One row per domain (ACCOUNT#<acct> / SAVED#<domain>), listed newest first
 // through GSI1 (SAVED#<acct> / <savedAt>#<domain>). A counter item changes in the same transaction as each row, so
 // the cap holds under concurrent saves.
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SavedCompany } from '@rivals/contracts';
 import { ApiError, type Page, type PageRequest, type SavedCompanyStore } from '@rivals/core';
-import type { TableRef } from './client.js';
+import { transact, type TableRef } from './client.js';
 import { CONDITIONS, failedCondition } from './conditions.js';
 import { queryPage } from './cursor.js';
 import { GSI1, keys } from './keys.js';
@@ -23,29 +23,27 @@ export class DynamoSavedCompanyStore implements SavedCompanyStore {
   async save(accountId: string, row: SavedCompany, max: number): Promise<{ row: SavedCompany; created: boolean }> {
     const { tableName } = this.table;
     try {
-      await this.table.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName,
-                Item: { ...keys.saved(accountId, row.domain), ...keys.savedByTime(accountId, row.savedAt, row.domain), ...row },
-                ConditionExpression: CONDITIONS.isNew,
-              },
+      await transact(this.table, {
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...keys.saved(accountId, row.domain), ...keys.savedByTime(accountId, row.savedAt, row.domain), ...row },
+              ConditionExpression: CONDITIONS.isNew,
             },
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.watchlist(accountId),
-                UpdateExpression: 'ADD #count :one',
-                ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
-                ExpressionAttributeNames: { '#count': 'count' },
-                ExpressionAttributeValues: { ':one': 1, ':max': max },
-              },
+          },
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.watchlist(accountId),
+              UpdateExpression: 'ADD #count :one',
+              ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
+              ExpressionAttributeNames: { '#count': 'count' },
+              ExpressionAttributeValues: { ':one': 1, ':max': max },
             },
-          ],
-        }),
-      );
+          },
+        ],
+      });
       return { row, created: true };
     } catch (error) {
       const failed = failedCondition(error);
@@ -71,22 +69,20 @@ export class DynamoSavedCompanyStore implements SavedCompanyStore {
 
   async remove(accountId: string, domain: string): Promise<void> {
     try {
-      await this.table.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Delete: { TableName: this.table.tableName, Key: keys.saved(accountId, domain), ConditionExpression: CONDITIONS.exists } },
-            {
-              Update: {
-                TableName: this.table.tableName,
-                Key: keys.watchlist(accountId),
-                UpdateExpression: 'ADD #count :minusOne',
-                ExpressionAttributeNames: { '#count': 'count' },
-                ExpressionAttributeValues: { ':minusOne': -1 },
-              },
+      await transact(this.table, {
+        TransactItems: [
+          { Delete: { TableName: this.table.tableName, Key: keys.saved(accountId, domain), ConditionExpression: CONDITIONS.exists } },
+          {
+            Update: {
+              TableName: this.table.tableName,
+              Key: keys.watchlist(accountId),
+              UpdateExpression: 'ADD #count :minusOne',
+              ExpressionAttributeNames: { '#count': 'count' },
+              ExpressionAttributeValues: { ':minusOne': -1 },
             },
-          ],
-        }),
-      );
+          },
+        ],
+      });
     } catch (error) {
       if (failedCondition(error)?.index !== 0) throw error; // not saved: nothing to remove
     }

@@ -1,9 +1,9 @@
 // db adapter (secondary): share links. The public lookup SHARE#<sha256 of the token> points at the search; the token
 // itself sits only on the owner's search item (share), so that sharing again answers the same live link. Creating and
 // revoking change both items in one transaction.
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { hashShareToken, type SearchRecord, type ShareRecord, type ShareStore } from '@rivals/core';
-import type { TableRef } from './client.js';
+import { transact, type TableRef } from './client.js';
 import { CONDITIONS, failedCondition } from './conditions.js';
 import { keys, withoutKeys } from './keys.js';
 
@@ -13,29 +13,27 @@ export class DynamoShareStore implements ShareStore {
   async create(accountId: string, searchId: string, share: ShareRecord & { hash: string }): Promise<boolean> {
     const { tableName } = this.table;
     try {
-      await this.table.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.search(accountId, searchId),
-                UpdateExpression: 'SET #share = :share',
-                ConditionExpression: `${CONDITIONS.exists} AND attribute_not_exists(#share) AND #status = :succeeded`,
-                ExpressionAttributeNames: { '#share': 'share', '#status': 'status' },
-                ExpressionAttributeValues: { ':share': { token: share.token, createdAt: share.createdAt }, ':succeeded': 'succeeded' },
-              },
+      await transact(this.table, {
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.search(accountId, searchId),
+              UpdateExpression: 'SET #share = :share',
+              ConditionExpression: `${CONDITIONS.exists} AND attribute_not_exists(#share) AND #status = :succeeded`,
+              ExpressionAttributeNames: { '#share': 'share', '#status': 'status' },
+              ExpressionAttributeValues: { ':share': { token: share.token, createdAt: share.createdAt }, ':succeeded': 'succeeded' },
             },
-            {
-              Put: {
-                TableName: tableName,
-                Item: { ...keys.share(share.hash), accountId, searchId, createdAt: share.createdAt },
-                ConditionExpression: CONDITIONS.isNew,
-              },
+          },
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...keys.share(share.hash), accountId, searchId, createdAt: share.createdAt },
+              ConditionExpression: CONDITIONS.isNew,
             },
-          ],
-        }),
-      );
+          },
+        ],
+      });
       return true;
     } catch (error) {
       if (failedCondition(error)?.index === 0) return false;
@@ -50,23 +48,21 @@ export class DynamoShareStore implements ShareStore {
     const share = Item?.share as ShareRecord | undefined;
     if (!share) return;
     try {
-      await this.table.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.table.tableName,
-                Key: keys.search(accountId, searchId),
-                UpdateExpression: 'REMOVE #share',
-                ConditionExpression: '#share.#token = :token',
-                ExpressionAttributeNames: { '#share': 'share', '#token': 'token' },
-                ExpressionAttributeValues: { ':token': share.token },
-              },
+      await transact(this.table, {
+        TransactItems: [
+          {
+            Update: {
+              TableName: this.table.tableName,
+              Key: keys.search(accountId, searchId),
+              UpdateExpression: 'REMOVE #share',
+              ConditionExpression: '#share.#token = :token',
+              ExpressionAttributeNames: { '#share': 'share', '#token': 'token' },
+              ExpressionAttributeValues: { ':token': share.token },
             },
-            { Delete: { TableName: this.table.tableName, Key: keys.share(hashShareToken(share.token)) } },
-          ],
-        }),
-      );
+          },
+          { Delete: { TableName: this.table.tableName, Key: keys.share(hashShareToken(share.token)) } },
+        ],
+      });
     } catch (error) {
       // Revoked (and perhaps shared anew) by a concurrent request: that link is not the one this call saw.
       if (failedCondition(error)?.index !== 0) throw error;
