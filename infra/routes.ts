@@ -45,4 +45,4 @@ export const ROUTES: RouteSpec[] = [
 export const AUTHORIZER = { id: 'ApiKeyAuthorizer', entry: 'functions/authorizer/api-key.ts', header: 'X-API-Key', cacheTtlSeconds: 60 } as const;
 
 /** Environment variables every function reads (functions/shared/config.ts). */
-export const ENV = { table: 'TABLE_NAME', kbIndex: 'KB_INDEX_PATH', freeCredits: 'FREE_CREDITS', deadline: 'RESEARCH_DEADLINE_MS', version: 'SERVICE_VERSION' } as const;
+export const ENV = { table: 'TABLE_NAME', kbIndex: 'KB_INDEX_PATH', freeCredits: 'FREE_CREDITS', deadline: 'RESEARCH_DEADLINE_MS', version: 'SERVICE_VERSION', publicBaseUrl: 'PUBLIC_BASE_URL' } as const;

@@ -17,6 +17,7 @@ export function buildStage(app: App, stageName: string): Stage {
     table: stateful.table,
     stageName,
     freeCredits: Number(app.node.tryGetContext('freeCredits') ?? 10),
+    publicBaseUrl: app.node.tryGetContext('publicBaseUrl') ?? process.env.PUBLIC_BASE_URL,
     version: process.env.npm_package_version ?? '0.1.0',
   });
   return { stateful, api };

@@ -13,6 +13,8 @@ export interface ApiStackProps extends StackProps {
   stageName: string;
   freeCredits: number;
   version: string;
+  /** The dashboard's origin, for absolute share links (CDK context `publicBaseUrl`). */
+  publicBaseUrl?: string;
 }
 
 /** Bodies of API Gateway's own answers: the same shape as every error of the API (contracts/errors.ts). */
@@ -42,6 +44,7 @@ export class ApiStack extends Stack {
       [ENV.freeCredits]: String(props.freeCredits),
       [ENV.deadline]: '25000',
       [ENV.version]: props.version,
+      ...(props.publicBaseUrl ? { [ENV.publicBaseUrl]: props.publicBaseUrl } : {}),
     };
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH });
