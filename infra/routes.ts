@@ -42,6 +42,20 @@ export const ROUTES: RouteSpec[] = [
   { id: 'RemoveSavedCompany', method: 'DELETE', path: '/api/saved-companies/{domain}', entry: 'functions/http/remove-saved-company.ts', auth: true },
 ];
 
+/** Functions run on a schedule (EventBridge in AWS; a timer in the local runtime). */
+export interface ScheduledSpec {
+  id: string;
+  entry: string;
+  everyMinutes: number;
+  timeoutSeconds: number;
+}
+
+export const SCHEDULED: ScheduledSpec[] = [
+  // Refunds searches whose process died; a search is overdue 60 s after its 25 s deadline, so a lost credit is back
+  // within about 6 minutes.
+  { id: 'Sweeper', entry: 'functions/workers/sweeper.ts', everyMinutes: 5, timeoutSeconds: 120 },
+];
+
 export const AUTHORIZER = { id: 'ApiKeyAuthorizer', entry: 'functions/authorizer/api-key.ts', header: 'X-API-Key', cacheTtlSeconds: 60 } as const;
 
 /** Environment variables every function reads (functions/shared/config.ts). */

@@ -16,8 +16,9 @@ const args = new Map<string, string>();
 process.argv.slice(2).forEach((a, i, all) => a.startsWith('--') && args.set(a.slice(2), all[i + 1]?.startsWith('--') ? 'true' : (all[i + 1] ?? 'true')));
 const limit = Number(args.get('limit') ?? 100);
 const verbose = args.has('verbose');
-const defaultCases = [join(PROJECT_ROOT, 'eval', 'cases.txt'), join(PROJECT_ROOT, '..', 'shared', 'eval', 'dev_cases.txt')].filter(existsSync);
-const caseFiles = args.get('cases')?.split(',') ?? defaultCases;
+// The project's own cases by default; any other case file of the same format with --cases (comma-separated).
+const caseFiles = args.get('cases')?.split(',') ?? [join(PROJECT_ROOT, 'eval', 'cases.txt')];
+for (const file of caseFiles) if (!existsSync(file)) throw new Error(`no cases file ${file}`);
 
 export function parseCases(text: string): Case[] {
   return text

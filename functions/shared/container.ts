@@ -1,14 +1,15 @@
 // composition root: adapters wired into services. Each is built on first use and kept for the container's life. The
 // research side (engine, crawler, providers) lives in research.ts, so that only the search function bundles and
 // loads it.
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { AccountService, ApiKeyService, MyCompanies, SearchQueries, ShareService, systemClock, ulidIds, WatchlistService } from '@rivals/core';
+import { AccountService, ApiKeyService, MyCompanies, SearchQueries, ShareService, Sweeper, systemClock, ulidIds, WatchlistService } from '@rivals/core';
 import {
   createDocumentClient,
+  createDynamoClient,
   DynamoAccountStore,
   DynamoApiKeyStore,
   DynamoCompanyStore,
   DynamoCreditsLedger,
+  DynamoRunningSearches,
   DynamoSavedCompanyStore,
   DynamoSearchStore,
   DynamoShareStore,
@@ -16,13 +17,14 @@ import {
   type TableRef,
 } from '@rivals/db';
 import { config } from './config.js';
+import { logger } from './observability.js';
 
 export const lazy = <T>(make: () => T): (() => T) => {
   let value: T | undefined;
   return () => (value ??= make());
 };
 
-const dynamo = lazy(() => new DynamoDBClient({}));
+const dynamo = lazy(() => createDynamoClient());
 const table = lazy((): TableRef => ({ client: createDocumentClient(dynamo()), tableName: config.tableName }));
 const ids = lazy(ulidIds);
 const ledger = lazy(() => new DynamoCreditsLedger(table(), ids()));
@@ -38,6 +40,15 @@ const registry = {
   watchlist: lazy(() => new WatchlistService({ saved: new DynamoSavedCompanyStore(table()), searches: searches(), clock: systemClock })),
   idempotencyStore: lazy(() => new SingleTableIdempotencyStore(config.tableName, dynamo())),
   accountService: lazy(() => new AccountService({ accounts: new DynamoAccountStore(table(), ledger()), ledger: ledger(), clock: systemClock, ids: ids() })),
+  sweeper: lazy(
+    () =>
+      new Sweeper({
+        running: new DynamoRunningSearches(table()),
+        ledger: ledger(),
+        clock: systemClock,
+        onError: (search, error) => logger.error('sweeper could not refund a search', { searchId: search.searchId, error: error as Error }),
+      }),
+  ),
   apiKeyService: lazy(() => new ApiKeyService({ keys: new DynamoApiKeyStore(table()), clock: systemClock, ids: ids() })),
 };
 

@@ -1,7 +1,8 @@
-// composition root: one logger for every function (Powertools), created once per container. Its correlation id is
+// composition root: one logger and one metrics instance for every function (Powertools), created once per container. Its correlation id is
 // API Gateway's request id, which is also the X-Request-Id every response carries.
 import { Logger } from '@aws-lambda-powertools/logger';
 import { correlationPaths, search } from '@aws-lambda-powertools/logger/correlationId';
+import { Metrics } from '@aws-lambda-powertools/metrics';
 
 export const logger = new Logger({
   serviceName: 'rivals',
@@ -10,3 +11,6 @@ export const logger = new Logger({
 });
 
 export const CORRELATION_ID_PATH = correlationPaths.API_GATEWAY_REST;
+
+/** One metrics instance for every function (CloudWatch embedded metric format), namespace Rivals. */
+export const metrics = new Metrics({ namespace: 'Rivals', serviceName: 'rivals' });

@@ -3,10 +3,12 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat, IdentitySource, LambdaIntegration, LogGroupLogDestination, MethodLoggingLevel, RequestAuthorizer, ResponseType, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ApiFunction } from '../constructs/api-function.js';
-import { AUTHORIZER, ENV, ROUTES } from '../routes.js';
+import { AUTHORIZER, ENV, ROUTES, SCHEDULED } from '../routes.js';
 
 export interface ApiStackProps extends StackProps {
   table: ITable;
@@ -89,6 +91,12 @@ export class ApiStack extends Stack {
       this.functions[route.id] = fn;
       const resource = this.api.root.resourceForPath(route.path);
       resource.addMethod(route.method, new LambdaIntegration(fn, { timeout: Duration.seconds(29) }), route.auth ? { authorizer } : {});
+    }
+
+    for (const job of SCHEDULED) {
+      const fn = new ApiFunction(this, `${job.id}Function`, { entry: job.entry, environment, timeout: Duration.seconds(job.timeoutSeconds) }).bindTable(props.table, 'readwrite');
+      this.functions[job.id] = fn;
+      new Rule(this, `${job.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(job.everyMinutes)), targets: [new LambdaFunction(fn, { retryAttempts: 0 })] });
     }
   }
 }

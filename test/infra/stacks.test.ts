@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_MESSAGES } from '@rivals/contracts';
 import { buildStage } from '../../infra/stage.js';
-import { ROUTES } from '../../infra/routes.js';
+import { ROUTES, SCHEDULED } from '../../infra/routes.js';
 
 let stateful: Template;
 let api: Template;
@@ -39,11 +39,15 @@ describe('stateful stack', () => {
 describe('api stack', () => {
   it('runs every function on Node 22, ARM64, with the table bound', () => {
     const functions = api.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    expect(Object.keys(functions).length).toBe(ROUTES.length + 1);
+    expect(Object.keys(functions).length).toBe(ROUTES.length + SCHEDULED.length + 1);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       expect(fn.Properties.Environment.Variables.TABLE_NAME).toBeDefined();
     }
+  });
+
+  it('runs the sweeper on a schedule', () => {
+    api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED' });
   });
 
   it('authorizes with a REQUEST authorizer on X-API-Key, cached 60 s', () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
 import { MyCompanies, SearchQueries, SearchService, ShareService, systemClock, WatchlistService, type ResearchEngine } from '@rivals/core';
-import { createDocumentClient, DynamoCompanyStore, DynamoSavedCompanyStore, DynamoSearchStore, DynamoShareStore, type TableRef } from '@rivals/db';
+import { createDocumentClient, createDynamoClient, DynamoCompanyStore, DynamoSavedCompanyStore, DynamoSearchStore, DynamoShareStore, type TableRef } from '@rivals/db';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/local/src/engines.js';
 import { provision } from '../../packages/local/src/provision.js';
 import { tableServices } from '../../packages/local/src/services.js';
@@ -16,7 +16,7 @@ export interface TestTable extends TableRef {
 /** Creates the table the CDK app declares under a unique name. S3 and SQS are not needed here: their endpoints are unused. */
 export async function freshTable(): Promise<TestTable> {
   const endpoint = inject('dynamodbEndpoint');
-  const dynamo = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  const dynamo = createDynamoClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   const { tableName } = await provision({ dynamodb: endpoint, s3: '', sqs: '' }, `t${randomUUID().slice(0, 8)}`, { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }, { tablesOnly: true });
   return { dynamo, client: createDocumentClient(dynamo), tableName, endpoint };
 }

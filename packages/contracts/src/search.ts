@@ -7,9 +7,32 @@ export type CompetitorType = z.infer<typeof CompetitorType>;
 
 export const SEARCH_LIMIT_MAX = 100;
 
+export const EXCLUDE_MAX = 100;
+
+/**
+ * Optional filters of a search; all may combine, and `limit` applies after them. Without them a search answers
+ * exactly as it would otherwise.
+ */
+export const SearchFilters = z.strictObject({
+  /** Domains never returned (normalised as the target is; a company's other domains are excluded with it). */
+  exclude: z.array(z.string().trim().min(1).max(2048)).max(EXCLUDE_MAX).optional(),
+  /** Only competitors of these types. */
+  types: z.array(CompetitorType).min(1).max(COMPETITOR_TYPES.length).optional(),
+  /** Only competitors scoring at least this. */
+  minMatchScore: z.number().int().min(0).max(100).optional(),
+  /** Only competitors headquartered in these countries (ISO 3166-1 alpha-2, e.g. "US", "DE"). */
+  countries: z
+    .array(z.string().regex(/^[A-Za-z]{2}$/, 'an ISO 3166-1 alpha-2 country code').transform((c) => c.toUpperCase()))
+    .min(1)
+    .max(250)
+    .optional(),
+});
+export type SearchFilters = z.output<typeof SearchFilters>;
+
 export const SearchRequest = z.strictObject({
   domain: z.string().trim().min(1, 'domain is required').max(2048),
   limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_MAX),
+  ...SearchFilters.shape,
 });
 export type SearchRequest = z.input<typeof SearchRequest>;
 
@@ -65,6 +88,8 @@ export const StoredSearch = z.strictObject({
   status: z.enum(SEARCH_STATUSES),
   source: z.enum(['api', 'bulk']),
   jobId: z.string().optional(),
+  /** The filters the search was asked for, when any. */
+  filters: SearchFilters.optional(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
   elapsedSeconds: z.number().nullable(),

@@ -1,5 +1,5 @@
 // core: the ports the services need. Adapters (db, engine, crawler) implement them; services never import adapters.
-import type { CompetitorType, Evidence, HistoryItem, MyCompany, SavedCompany, StoredCompetitor } from '@rivals/contracts';
+import type { CompetitorType, Evidence, HistoryItem, MyCompany, SavedCompany, SearchFilters, StoredCompetitor } from '@rivals/contracts';
 
 export interface Clock {
   now(): Date;
@@ -22,7 +22,11 @@ export interface SearchRecord {
   status: SearchStatus;
   source: SearchSource;
   jobId?: string;
+  /** The filters asked for (exclude normalised), when any. */
+  filters?: SearchFilters;
   createdAt: string;
+  /** While running: a search not finished by this time is presumed dead (its process crashed) and the sweeper refunds it. */
+  sweepAfter?: string;
   completedAt?: string;
   elapsedSeconds?: number;
   totalCompetitors?: number;
@@ -40,12 +44,27 @@ export interface Reservation {
 /** Credits and the searches they pay for. Every method is atomic; refund applies at most once per search. */
 export interface CreditsLedger {
   /** Takes one credit and records a running search, or throws insufficient_credits with nothing written. */
-  reserveSearch(search: Omit<SearchRecord, 'status'>): Promise<Reservation>;
+  reserveSearch(search: Omit<SearchRecord, 'status'> & { sweepAfter: string }): Promise<Reservation>;
   /** Marks a running search succeeded with its results. Throws conflict if it is not running. */
   settleSearch(accountId: string, searchId: string, result: SettledSearch): Promise<void>;
   /** Marks a running search failed and gives its credit back. Returns false when it was no longer running. */
   refundSearch(accountId: string, searchId: string, failure: { error: string; completedAt: string; elapsedSeconds: number }): Promise<boolean>;
   balance(accountId: string): Promise<number>;
+}
+
+/** A search still running past its sweepAfter time. */
+export interface OverdueSearch {
+  accountId: string;
+  searchId: string;
+  jobId?: string;
+  createdAt: string;
+  sweepAfter: string;
+}
+
+/** The index of running searches, by the time after which each is presumed dead. */
+export interface RunningSearches {
+  /** Up to `limit` searches still running whose sweepAfter is before `now`, oldest first within each shard. */
+  overdue(now: string, limit: number): Promise<OverdueSearch[]>;
 }
 
 export interface SettledSearch {
@@ -156,7 +175,10 @@ export interface ApiKeyStore {
 
 export interface ResearchRequest {
   domain: string;
+  /** At most this many competitors, counted after the filters. */
   limit: number;
+  /** Optional filters; `exclude` holds registrable domains. */
+  filters?: SearchFilters;
   signal: AbortSignal;
 }
 

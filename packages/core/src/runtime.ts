@@ -8,3 +8,6 @@ export function ulidIds(): IdGenerator {
   const ulid = monotonicFactory();
   return { next: (prefix: IdPrefix) => `${prefix}_${ulid().toLowerCase()}` };
 }
+
+/** Seconds from one time to another, to the millisecond. */
+export const elapsedSeconds = (from: Date, to: Date) => Math.round(to.getTime() - from.getTime()) / 1000;

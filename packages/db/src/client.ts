@@ -1,9 +1,39 @@
-// db: the DynamoDB document client. Endpoints come from the SDK's own settings (AWS_ENDPOINT_URL_DYNAMODB locally).
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+// db: the DynamoDB clients. Endpoints come from the SDK's own settings (AWS_ENDPOINT_URL_DYNAMODB locally).
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { retryOnConflict } from './conditions.js';
 
-export function createDocumentClient(client = new DynamoDBClient({})): DynamoDBDocumentClient {
+/**
+ * Bounds on every DynamoDB call, so that a paused or unreachable database fails a request instead of hanging it.
+ * In a region, a DynamoDB connection opens in a few milliseconds and an item or transaction call answers in tens of
+ * milliseconds; 1 s to connect and 3 s without a byte back are each two orders of magnitude above normal and still
+ * short next to the 25 s research deadline. Three attempts (the SDK's standard retry mode, with its jittered backoff,
+ * which also retries throttling and transaction conflicts) bound one call at about 3 x (1 + 3) s = 12 s at the very
+ * worst, which leaves a synchronous search time to refund its credit before API Gateway's 29 s limit.
+ */
+export interface DynamoTimeouts {
+  connectionTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxAttempts: number;
+}
+export const DYNAMO_TIMEOUTS: Readonly<DynamoTimeouts> = { connectionTimeoutMs: 1_000, requestTimeoutMs: 3_000, maxAttempts: 3 };
+
+export interface DynamoClientOptions extends Omit<DynamoDBClientConfig, 'requestHandler' | 'maxAttempts'> {
+  timeouts?: Partial<DynamoTimeouts>;
+}
+
+/** The one way this project makes a DynamoDB client: with timeouts and bounded retries. */
+export function createDynamoClient({ timeouts, ...config }: DynamoClientOptions = {}): DynamoDBClient {
+  const { connectionTimeoutMs, requestTimeoutMs, maxAttempts } = { ...DYNAMO_TIMEOUTS, ...timeouts };
+  return new DynamoDBClient({
+    ...config,
+    maxAttempts,
+    retryMode: 'standard',
+    requestHandler: { connectionTimeout: connectionTimeoutMs, requestTimeout: requestTimeoutMs, throwOnRequestTimeout: true },
+  });
+}
+
+export function createDocumentClient(client: DynamoDBClient = createDynamoClient()): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 

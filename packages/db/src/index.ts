@@ -5,6 +5,7 @@ export * from './ledger.js';
 export * from './accounts.js';
 export * from './api-keys.js';
 export * from './searches.js';
+export * from './running-searches.js';
 export * from './idempotency.js';
 export * from './profiles.js';
 export * from './cursor.js';

@@ -3,6 +3,17 @@
 export const TABLE_ATTRIBUTES = { pk: 'pk', sk: 'sk', gsi1pk: 'gsi1pk', gsi1sk: 'gsi1sk', ttl: 'ttl' } as const;
 export const GSI1 = 'gsi1';
 
+/**
+ * Running searches are spread over this many GSI1 partitions, so that a burst of searches never makes one hot index
+ * partition; the sweeper reads each of them.
+ */
+export const SWEEP_SHARDS = 8;
+const shardOf = (id: string) => {
+  let h = 0;
+  for (let i = 0; i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) >>> 0;
+  return h % SWEEP_SHARDS;
+};
+
 const COUNT_DIGITS = 10;
 const COUNT_CEILING = 10 ** COUNT_DIGITS - 1;
 
@@ -15,6 +26,12 @@ export const keys = {
   /** Claims a key hash for one key record, so that no two records can ever share a key. */
   apiKeyHashClaim: (hash: string) => ({ pk: `APIKEYHASH#${hash}`, sk: 'APIKEYHASH' }),
   search: (accountId: string, searchId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `SEARCH#${searchId}` }),
+  /**
+   * Sparse GSI1 keys of a search while it runs (removed when it settles or is refunded): the sweeper finds the
+   * searches still running past `sweepAfter` with one Query per shard, never a Scan.
+   */
+  runningSearch: (searchId: string, sweepAfter: string) => ({ gsi1pk: `RUNNING#${shardOf(searchId)}`, gsi1sk: `${sweepAfter}#${searchId}` }),
+  runningShards: () => Array.from({ length: SWEEP_SHARDS }, (_, shard) => `RUNNING#${shard}`),
   searchesOf: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, skPrefix: 'SEARCH#' }),
   ledgerEntry: (accountId: string, entryId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `LEDGER#${entryId}` }),
   /** Idempotency records live in their own partitions, spread by key (not one hot partition). */

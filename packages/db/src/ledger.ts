@@ -1,7 +1,7 @@
 // db adapter (secondary): the credits ledger on DynamoDB. The balance lives on the account item; every change is a
 // transaction that also writes a ledger entry, and the search's own state guards its refund (applied at most once).
 // A settled search is counted in the account's company rows (companies.ts), here, so api and bulk searches both count.
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, insufficientCredits, type CreditsLedger, type IdGenerator, type Reservation, type SearchRecord, type SettledSearch } from '@rivals/core';
 import type { TableRef } from './client.js';
 import { DynamoCompanyStore } from './companies.js';
@@ -17,7 +17,7 @@ export class DynamoCreditsLedger implements CreditsLedger {
     this.companies = new DynamoCompanyStore(table);
   }
 
-  async reserveSearch(search: Omit<SearchRecord, 'status'>): Promise<Reservation> {
+  async reserveSearch(search: Omit<SearchRecord, 'status'> & { sweepAfter: string }): Promise<Reservation> {
     const { client, tableName } = this.table;
     try {
       await client.send(
@@ -37,7 +37,7 @@ export class DynamoCreditsLedger implements CreditsLedger {
             {
               Put: {
                 TableName: tableName,
-                Item: { ...keys.search(search.accountId, search.id), ...search, status: 'running' },
+                Item: { ...keys.search(search.accountId, search.id), ...keys.runningSearch(search.id, search.sweepAfter), ...search, status: 'running' },
                 ConditionExpression: CONDITIONS.isNew,
               },
             },
@@ -70,7 +70,7 @@ export class DynamoCreditsLedger implements CreditsLedger {
                 TableName: tableName,
                 Key: keys.search(accountId, searchId),
                 UpdateExpression:
-                  'SET #status = :succeeded, completedAt = :completedAt, elapsedSeconds = :elapsed, competitors = :competitors, totalCompetitors = :total, likelyCompetitors = :likely',
+                  'SET #status = :succeeded, completedAt = :completedAt, elapsedSeconds = :elapsed, competitors = :competitors, totalCompetitors = :total, likelyCompetitors = :likely REMOVE gsi1pk, gsi1sk',
                 ConditionExpression: CONDITIONS.isRunning,
                 ExpressionAttributeNames: { '#status': 'status' },
                 ExpressionAttributeValues: {
@@ -106,7 +106,7 @@ export class DynamoCreditsLedger implements CreditsLedger {
               Update: {
                 TableName: tableName,
                 Key: keys.search(accountId, searchId),
-                UpdateExpression: 'SET #status = :failed, #error = :error, completedAt = :completedAt, elapsedSeconds = :elapsed, refunded = :true',
+                UpdateExpression: 'SET #status = :failed, #error = :error, completedAt = :completedAt, elapsedSeconds = :elapsed, refunded = :true REMOVE gsi1pk, gsi1sk',
                 ConditionExpression: CONDITIONS.isRunning,
                 ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
                 ExpressionAttributeValues: {

@@ -50,7 +50,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     this.ranker = new Ranker(this.model);
   }
 
-  async research({ domain, limit, signal }: ResearchRequest): Promise<ResearchOutcome> {
+  async research({ domain, limit, filters, signal }: ResearchRequest): Promise<ResearchOutcome> {
     let profile = this.knownProfile(domain);
     let page: HomepageProfile | null = null;
     if (!profile) {
@@ -61,7 +61,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     }
     if (!profile) return { targetSource: 'none', competitors: [] };
     const targetSource = profile.source;
-    if (!this.options.providers?.length) return { targetSource, competitors: this.ranker.rank(profile, { limit }) };
+    if (!this.options.providers?.length) return { targetSource, competitors: this.ranker.rank(profile, { limit, filters }) };
 
     const proposals = await this.consultProviders(profile, page, limit, signal);
     const external = new Map<number, ExternalSignal>();
@@ -72,7 +72,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       else unknown.push(p);
     }
     const extraRows = await this.verifyUnknown(profile, unknown.slice(0, MAX_UNKNOWN_PROPOSALS), signal);
-    return { targetSource, competitors: this.ranker.rank(profile, { limit, external, extraRows }) };
+    return { targetSource, competitors: this.ranker.rank(profile, { limit, filters, external, extraRows }) };
   }
 
   /** Every provider at once, within the provider deadline; a failing provider is skipped, an abort is not. */

@@ -1,6 +1,6 @@
 // engine: candidate generation and scoring. Relations first (both directions, then two hops), categories second,
 // text similarity third (ENGINE.md). Every returned row shares a category or a relation with the target.
-import type { CompetitorType } from '@rivals/contracts';
+import type { CompetitorType, SearchFilters } from '@rivals/contracts';
 import type { ResearchedCompetitor } from '@rivals/core';
 import type { KnowledgeModel } from './model.js';
 import type { TargetProfile } from './profile.js';
@@ -69,7 +69,9 @@ export interface ExternalSignal {
 }
 
 export interface RankOptions {
+  /** At most this many rows, counted after the filters. */
   limit: number;
+  filters?: SearchFilters;
   external?: Map<number, ExternalSignal>;
   /** Verified candidates the knowledge base does not hold, already scored; merged by score. */
   extraRows?: ResearchedCompetitor[];
@@ -105,7 +107,20 @@ export class Ranker {
     return { entities, domains };
   }
 
-  rank(profile: TargetProfile, { limit, external, extraRows = [] }: RankOptions): ResearchedCompetitor[] {
+  /** Registrable domains a filter excludes: each named domain, and the reported and other domains of its entry. */
+  private filteredDomains(filters: SearchFilters | undefined): Set<string> {
+    const domains = new Set<string>();
+    for (const d of filters?.exclude ?? []) {
+      domains.add(d);
+      const i = this.kb.resolve(d);
+      if (i === undefined) continue;
+      const e = this.kb.entity(i);
+      for (const other of [e.domain, ...e.otherDomains]) domains.add(other);
+    }
+    return domains;
+  }
+
+  rank(profile: TargetProfile, { limit, filters, external, extraRows = [] }: RankOptions): ResearchedCompetitor[] {
     const kb = this.kb;
     const features = new Map<number, Features>();
     const at = (i: number) => {
@@ -166,7 +181,8 @@ export class Ranker {
     for (const [i, f] of features) {
       if (excluded.has(i)) continue;
       const e = kb.entity(i);
-      if (excludedDomains.has(e.domain)) continue;
+      // A company that no longer exists is never a rival; nor is the target under another of its domains.
+      if (e.defunct || excludedDomains.has(e.domain)) continue;
       // Eligible: a shared category, a curated rivalry (a complement is a partner, not a rival), or a verified proposal.
       const curatedRival = (f.relation > 0 && RIVALRY_KINDS.has(f.relationKind ?? '')) || (f.reverse > 0 && RIVALRY_KINDS.has(f.reverseKind ?? ''));
       if (f.sharedCategories.length === 0 && !curatedRival && f.external === null) continue;
@@ -195,16 +211,25 @@ export class Ranker {
 
     // Deterministic order: score, then the host name.
     scored.sort((a, b) => b.raw - a.raw || (kb.entity(a.i).host < kb.entity(b.i).host ? -1 : 1));
+    // Filters keep a subset of the unfiltered ranking: each domain is judged by the row that would stand for it.
+    const filteredOut = this.filteredDomains(filters);
+    const countries = filters?.countries ? new Set(filters.countries) : null;
+    const keeps = (row: ResearchedCompetitor) =>
+      !filteredOut.has(row.domain) && (!filters?.types || filters.types.includes(row.type)) && row.matchScore >= (filters?.minMatchScore ?? 0);
     const seenDomains = new Set<string>();
     const rows: ResearchedCompetitor[] = [];
     for (const { i, raw, f } of scored) {
       const e = kb.entity(i);
       if (seenDomains.has(e.domain)) continue; // one row per registrable domain: the best-scoring entry speaks for it
       seenDomains.add(e.domain);
-      rows.push(this.row(profile, i, raw, f));
+      if (countries && !countries.has(e.hq)) continue;
+      const row = this.row(profile, i, raw, f);
+      if (!keeps(row)) continue;
+      rows.push(row);
       if (rows.length >= limit) break;
     }
-    const extras = extraRows.filter((r) => !seenDomains.has(r.domain) && !excludedDomains.has(r.domain));
+    // Rows from outside the knowledge base have no known headquarters, so a country filter leaves them out.
+    const extras = countries ? [] : extraRows.filter((r) => !seenDomains.has(r.domain) && !excludedDomains.has(r.domain) && keeps(r));
     if (extras.length === 0) return rows;
     // Stable merge by score: knowledge-base rows keep their order among themselves, and so do the extra rows.
     const merged: ResearchedCompetitor[] = [];

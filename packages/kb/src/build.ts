@@ -1,26 +1,59 @@
 // kb build step: validates every sector file and compiles dist/kb-index.json. Fails loudly, listing every problem.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { parse as parseDomain } from 'tldts';
-import { AUTHORED_RELATIONS, RELATION_KINDS, SectorFile, type KbEntity, type KbIndex } from './schema.js';
+import { AUTHORED_RELATIONS, RELATION_KINDS, SectorFile, type KbEntity, type KbIndex, type KbList } from './schema.js';
 import { categoryText, entityText, tokenize } from './text.js';
 
 export const MIN_CATEGORY_MEMBERS = 8;
 const here = dirname(fileURLToPath(import.meta.url));
 export const SECTORS_DIR = join(here, '..', 'data', 'sectors');
+export const LISTS_DIR = join(here, '..', 'data', 'lists');
 export const INDEX_PATH = join(here, '..', 'dist', 'kb-index.json');
 
 const registrable = (host: string) => parseDomain(host, { allowPrivateDomains: true }).domain ?? host;
 
 export interface BuildResult {
   index: KbIndex;
+  lists: KbList[];
   problems: string[];
 }
 
-export function compile(files: { name: string; text: string }[]): BuildResult {
+interface SourceFile {
+  name: string;
+  text: string;
+}
+
+/**
+ * A list file: `# list: <name>` and `# as-of: <date>` header lines, then one domain a line (a trailing `# comment`
+ * names the company). Problems are reported, not thrown.
+ */
+export function parseList(file: SourceFile, problems: string[]): { id: string; name: string; asOf: string; domains: string[] } {
+  const id = file.name.replace(/\.txt$/, '');
+  let name = '';
+  let asOf = '';
+  const domains: string[] = [];
+  file.text.split(/\r?\n/).forEach((line, n) => {
+    const header = /^#\s*(list|as-of):\s*(.+?)\s*$/i.exec(line);
+    if (header) {
+      if (header[1]!.toLowerCase() === 'list') name = header[2]!;
+      else asOf = header[2]!;
+      return;
+    }
+    const domain = line.replace(/#.*$/, '').trim().toLowerCase();
+    if (!domain) return;
+    if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) problems.push(`lists/${file.name}:${n + 1}: "${domain}" is not a domain`);
+    else domains.push(domain);
+  });
+  if (!name) problems.push(`lists/${file.name}: no "# list: <name>" line`);
+  if (!asOf) problems.push(`lists/${file.name}: no "# as-of: <date>" line`);
+  return { id, name, asOf, domains };
+}
+
+export function compile(files: SourceFile[], listFiles: SourceFile[] = []): BuildResult {
   const problems: string[] = [];
   const sectors: SectorFile[] = [];
   for (const file of [...files].sort((a, b) => a.name.localeCompare(b.name))) {
@@ -56,6 +89,7 @@ export function compile(files: { name: string; text: string }[]): BuildResult {
   const byHost = new Map<string, number>();
   const entities: KbEntity[] = [];
   const specs = sectors.flatMap((s) => s.companies.map((company) => ({ sector: s.sector, company })));
+  const reviewedOf = new Map(sectors.map((s) => [s.sector, s.reviewed]));
   for (const { sector, company } of specs) {
     for (const host of [company.domain, ...company.domains]) {
       if (byHost.has(host)) problems.push(`${sector}: domain ${host} belongs to two entries (${entities[byHost.get(host)!]!.name} and ${company.name})`);
@@ -79,6 +113,8 @@ export function compile(files: { name: string; text: string }[]): BuildResult {
       founded: company.founded,
       hq: company.hq,
       size: company.size,
+      reviewed: company.reviewed ?? reviewedOf.get(sector)!,
+      defunct: company.defunct ?? false,
     });
   }
 
@@ -167,9 +203,23 @@ export function compile(files: { name: string; text: string }[]): BuildResult {
   };
   text.vocabulary = [...vocabulary.keys()];
 
+  // Coverage by construction: every company a list names must be an entry (by its domain or one of its aliases).
+  const lists: KbList[] = [...listFiles]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((file) => {
+      const list = parseList(file, problems);
+      const members: number[] = [];
+      for (const domain of list.domains) {
+        const e = resolve(domain);
+        if (e === undefined) problems.push(`lists/${file.name}: ${domain} has no entry`);
+        else members.push(e);
+      }
+      return { id: list.id, name: list.name, asOf: list.asOf, entities: members };
+    });
+
   const body = { sectors: sectors.map((s) => ({ id: s.sector, name: s.name })), categories, entities, relations, text };
   const version = createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12);
-  return { index: { version, ...body }, problems };
+  return { index: { version, ...body }, lists, problems };
 }
 
 /** The two-level taxonomy as a Markdown page, generated from the sector files (TAXONOMY.md). */
@@ -196,15 +246,19 @@ export function taxonomyMarkdown(index: KbIndex): string {
 
 export const TAXONOMY_PATH = join(here, '..', 'TAXONOMY.md');
 
-export function readSectorFiles(dir = SECTORS_DIR) {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.yaml'))
-    .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
-}
+const readDir = (dir: string, ending: string): SourceFile[] =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith(ending))
+        .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }))
+    : [];
+
+export const readSectorFiles = (dir = SECTORS_DIR) => readDir(dir, '.yaml');
+export const readListFiles = (dir = LISTS_DIR) => readDir(dir, '.txt');
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now();
-  const { index, problems } = compile(readSectorFiles());
+  const { index, lists, problems } = compile(readSectorFiles(), readListFiles());
   if (problems.length) {
     for (const p of problems.slice(0, 200)) console.error(`kb: ${p}`);
     if (problems.length > 200) console.error(`kb: ... and ${problems.length - 200} more`);
@@ -215,6 +269,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   writeFileSync(INDEX_PATH, JSON.stringify(index));
   writeFileSync(TAXONOMY_PATH, taxonomyMarkdown(index));
   console.log(
-    `kb: ${index.entities.length} entries, ${index.categories.length} categories in ${index.sectors.length} sectors, ${index.relations.length} relations -> ${INDEX_PATH} (${Math.round(performance.now() - started)} ms)`,
+    `kb: ${index.entities.length} entries, ${index.categories.length} categories in ${index.sectors.length} sectors, ${index.relations.length} relations, ${lists.length} lists -> ${INDEX_PATH} (${Math.round(performance.now() - started)} ms)`,
   );
 }

@@ -18,6 +18,8 @@ const host = z
 const id = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a kebab-case id');
 const strengths = z.record(host, z.number().gt(0).lte(1)).nullish();
 const list = <T extends z.ZodType>(item: T) => z.array(item).nullish().transform((v) => v ?? []);
+/** A calendar date, YYYY-MM-DD (the date facts were last reviewed). */
+const isoDate = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'a date as YYYY-MM-DD');
 
 export const CategorySpec = z.strictObject({
   id,
@@ -47,12 +49,18 @@ export const CompanySpec = z.strictObject({
   alternative: strengths,
   substitute: strengths,
   complement: strengths,
+  /** When this entry's facts were last reviewed, if later than its file's `reviewed`. */
+  reviewed: isoDate.nullish(),
+  /** The company no longer exists: kept so its domain is recognised, never returned as a rival. */
+  defunct: z.boolean().nullish(),
 });
 export type CompanySpec = z.output<typeof CompanySpec>;
 
 export const SectorFile = z.strictObject({
   sector: id,
   name: z.string().min(2),
+  /** When the facts of this file were last reviewed; an entry may carry a later date of its own. */
+  reviewed: isoDate,
   categories: z.array(CategorySpec).min(1),
   companies: z.array(CompanySpec).nullish().transform((v) => v ?? []),
 });
@@ -68,6 +76,15 @@ export interface KbIndex {
   relations: [number, number, number, number][];
   /** Documents analysed at build time (text.ts), as term ids into `vocabulary`, repeats kept for term frequency. */
   text: { vocabulary: string[]; entities: number[][]; categories: number[][] };
+}
+
+/** A coverage list (an index's constituents, a set of leaders): every domain it names must be an entry. */
+export interface KbList {
+  id: string;
+  name: string;
+  asOf: string;
+  /** Entity indices, in the list's order. */
+  entities: number[];
 }
 
 export interface KbEntity {
@@ -88,4 +105,8 @@ export interface KbEntity {
   founded: number;
   hq: string;
   size: string;
+  /** YYYY-MM-DD: when its facts were last reviewed. */
+  reviewed: string;
+  /** No longer exists: recognised as a target, never returned as a rival. */
+  defunct: boolean;
 }

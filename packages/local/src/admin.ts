@@ -2,10 +2,9 @@
 // to the running local service (.local/runtime.json) by default, or to a deployed table with --table / TABLE_NAME.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_FREE_CREDITS } from '@rivals/core';
-import { createDocumentClient } from '@rivals/db';
+import { createDocumentClient, createDynamoClient } from '@rivals/db';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './engines.js';
 import { PROJECT_ROOT } from './runtime.js';
 import { tableServices } from './services.js';
@@ -18,12 +17,12 @@ const wholeNumber = (value: string) => {
 
 function connect(tableOption?: string) {
   const tableName = tableOption ?? process.env.TABLE_NAME;
-  if (tableName) return { client: new DynamoDBClient({}), tableName };
+  if (tableName) return { client: createDynamoClient(), tableName };
   const runtimeFile = join(PROJECT_ROOT, '.local', 'runtime.json');
   if (!existsSync(runtimeFile)) throw new Error('No running local service (.local/runtime.json) and no --table or TABLE_NAME given.');
   const runtime = JSON.parse(readFileSync(runtimeFile, 'utf8')) as { endpoints: { dynamodb: string }; resources: { tableName: string } };
   return {
-    client: new DynamoDBClient({ endpoint: runtime.endpoints.dynamodb, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
+    client: createDynamoClient({ endpoint: runtime.endpoints.dynamodb, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
     tableName: runtime.resources.tableName,
   };
 }

@@ -16,6 +16,8 @@ export const LOCAL_REGION = 'us-east-1';
 
 export interface RunningEngine {
   endpoint: string;
+  /** The engine's own process, where it runs in one (DynamoDB Local's java). */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -94,7 +96,7 @@ export async function startDynamoDbLocal(options: { port?: number; dataDir?: str
   } finally {
     client.destroy();
   }
-  return { endpoint, stop: () => stopChild(child) };
+  return { endpoint, pid: child.pid, stop: () => stopChild(child) };
 }
 
 /** s3rver on loopback, its objects under `directory`. */

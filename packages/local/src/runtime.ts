@@ -6,11 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createDocumentClient, type TableRef } from '@rivals/db';
+import { createDocumentClient, createDynamoClient, type TableRef } from '@rivals/db';
 import { LOCAL_CREDENTIALS, LOCAL_HOST, LOCAL_REGION, startDynamoDbLocal, startS3, startSqs, type RunningEngine } from './engines.js';
 import { createFront } from './front.js';
 import { provision, type ProvisionedResources } from './provision.js';
+import { startSchedules } from './schedules.js';
 import { tableServices } from './services.js';
 
 export const PROJECT_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
@@ -26,6 +26,8 @@ export interface LocalOptions {
   /** Where the dev key is written; nothing is written when null. */
   keyFile?: string | null;
   log?: (line: string) => void;
+  /** Seconds between runs of the scheduled functions (the sweeper); default 60. */
+  scheduleEverySeconds?: number;
 }
 
 export interface LocalService {
@@ -43,7 +45,9 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
   const started: RunningEngine[] = [];
   const scratch = options.dataDir ? null : mkdtempSync(join(tmpdir(), 'rivals-s3-'));
   let server: Server | undefined;
+  let schedules: { stop(): Promise<void> } | undefined;
   const stop = async () => {
+    await schedules?.stop();
     if (server) await new Promise<void>((r) => server!.close(() => r()));
     server?.closeAllConnections();
     for (const engine of started.reverse()) await engine.stop().catch(() => undefined);
@@ -76,10 +80,11 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
     });
 
-    const table: TableRef = { client: createDocumentClient(new DynamoDBClient({ ...clientConfig, endpoint: endpoints.dynamodb })), tableName: resources.tableName };
+    const table: TableRef = { client: createDocumentClient(createDynamoClient({ ...clientConfig, endpoint: endpoints.dynamodb })), tableName: resources.tableName };
     const { accountId, apiKey } = await ensureDevAccount(table, options.devCredits ?? 1000, options.devApiKey);
 
     server = createFront({ projectRoot: PROJECT_ROOT, log });
+    schedules = startSchedules({ projectRoot: PROJECT_ROOT, everySeconds: options.scheduleEverySeconds ?? 60, log });
     const host = options.host ?? LOCAL_HOST;
     await new Promise<void>((resolveListen, reject) => {
       server!.once('error', reject);

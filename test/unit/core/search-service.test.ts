@@ -1,28 +1,46 @@
 // SearchService against an in-memory ledger: the order of reserve, research, settle and refund.
 import { describe, expect, it } from 'vitest';
-import { ApiError, SearchService, ulidIds, type CreditsLedger, type SearchRecord, type SettledSearch } from '@rivals/core';
+import { ApiError, SearchService, ulidIds, type CreditsLedger, type ResearchEngine, type SearchRecord, type SettledSearch } from '@rivals/core';
 import { engineReturning, ScriptedEngine } from '../../fakes.js';
 
 class MemoryLedger implements CreditsLedger {
   searches = new Map<string, SearchRecord>();
   events: string[] = [];
   failSettle = false;
+  /** The next settle lands, but its caller is told it failed (a timeout that hid a success). */
+  loseSettleAnswer = false;
+  /** How many refunds fail before one goes through. */
+  refundFailures = 0;
+  /** The reservation throws an unknown error: after writing it ('after') or before ('before'). */
+  reserveFault: 'after' | 'before' | null = null;
   constructor(public credits: number) {}
   async reserveSearch(search: Omit<SearchRecord, 'status'>) {
+    if (this.reserveFault === 'before') throw new Error('connection reset');
     if (this.credits < 1) throw new ApiError('insufficient_credits', 'no', { creditsRemaining: this.credits, creditsRequired: 1 });
     this.credits--;
     this.searches.set(search.id, { ...search, status: 'running' });
     this.events.push('reserve');
+    if (this.reserveFault === 'after') throw new Error('timed out');
     return { searchId: search.id };
   }
   async settleSearch(_: string, id: string, result: SettledSearch) {
     if (this.failSettle) throw new Error('dynamodb down');
+    if (this.searches.get(id)!.status !== 'running') throw new ApiError('conflict', 'not running');
     this.searches.set(id, { ...this.searches.get(id)!, ...result, status: 'succeeded' });
     this.events.push('settle');
+    if (this.loseSettleAnswer) {
+      this.loseSettleAnswer = false;
+      throw new Error('timed out');
+    }
   }
   async refundSearch(_: string, id: string) {
-    const s = this.searches.get(id)!;
-    if (s.status !== 'running') return false;
+    if (this.refundFailures > 0) {
+      this.refundFailures--;
+      this.events.push('refund failed');
+      throw new Error('dynamodb down');
+    }
+    const s = this.searches.get(id);
+    if (s?.status !== 'running') return false;
     this.searches.set(id, { ...s, status: 'failed' });
     this.credits++;
     this.events.push('refund');
@@ -33,8 +51,8 @@ class MemoryLedger implements CreditsLedger {
   }
 }
 
-const service = (ledger: CreditsLedger, engine = engineReturning(3), deadlineMs = 1000) =>
-  new SearchService({ ledger, engine, clock: { now: () => new Date() }, ids: ulidIds(), deadlineMs });
+const service = (ledger: CreditsLedger, engine: ResearchEngine = engineReturning(3), deadlineMs = 1000) =>
+  new SearchService({ ledger, engine, clock: { now: () => new Date() }, ids: ulidIds(), deadlineMs, refundRetry: { attempts: 3, baseDelayMs: 1, budgetMs: 1_000 } });
 
 describe('SearchService', () => {
   it('returns exactly the Search result fields, ranks from 1, and counts likely competitors', async () => {
@@ -69,5 +87,64 @@ describe('SearchService', () => {
     ledger.failSettle = true;
     const error = await service(ledger).search('acct_1', { domain: 'example.com', limit: 10 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'internal_error', extra: { refunded: true, creditsRemaining: 1 } });
+  });
+
+  it('retries a refund that fails before answering, and says the credit is back', async () => {
+    const ledger = new MemoryLedger(1);
+    ledger.refundFailures = 2;
+    const error = await service(ledger, engineReturning(0)).search('acct_1', { domain: 'example.com', limit: 10 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'no_competitors_found', extra: { refunded: true, creditsRemaining: 1 } });
+    expect(ledger.events).toEqual(['reserve', 'refund failed', 'refund failed', 'refund']);
+  });
+
+  it('says so when the credit could not be refunded yet, and leaves the search running for the sweeper', async () => {
+    const ledger = new MemoryLedger(1);
+    ledger.refundFailures = 99;
+    const error = (await service(ledger, engineReturning(0)).search('acct_1', { domain: 'example.com', limit: 10 }).catch((e: unknown) => e)) as ApiError;
+    expect(error).toMatchObject({ code: 'no_competitors_found', extra: { refunded: false } });
+    expect(error.extra.creditsRemaining).toBeUndefined();
+    expect(error.message).toMatch(/refunded automatically within \d+ minutes/);
+    expect([...ledger.searches.values()].map((s) => [s.status, s.sweepAfter !== undefined])).toEqual([['running', true]]);
+  });
+
+  it('answers with the results when a settle landed but its answer was lost', async () => {
+    const ledger = new MemoryLedger(1);
+    ledger.loseSettleAnswer = true;
+    const { result } = await service(ledger).search('acct_1', { domain: 'example.com', limit: 10 });
+    expect(result).toMatchObject({ totalCompetitors: 3, creditsRemaining: 0 });
+    expect(ledger.events).toEqual(['reserve', 'settle']);
+  });
+
+  it.each([
+    ['after it was written', 'after', ['reserve', 'refund']],
+    ['before anything was written', 'before', []],
+  ] as const)('holds no credit when the reservation fails %s', async (_, fault, events) => {
+    const ledger = new MemoryLedger(1);
+    ledger.reserveFault = fault;
+    const error = await service(ledger).search('acct_1', { domain: 'example.com', limit: 10 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'internal_error', extra: { refunded: true, creditsRemaining: 1 } });
+    expect(ledger.events).toEqual(events);
+  });
+
+  it('passes the filters to the engine with excluded domains normalised, and records them', async () => {
+    const ledger = new MemoryLedger(1);
+    let asked: unknown;
+    const spy: ResearchEngine = { research: async (request) => ((asked = request.filters), engineReturning(2).research({ domain: 'x' })) };
+    await service(ledger, spy).search('acct_1', { domain: 'example.com', limit: 10, exclude: ['https://www.Rival.com/x', 'rival.com'], types: ['Direct', 'Direct'], countries: ['de'] });
+    expect(asked).toEqual({ exclude: ['rival.com'], types: ['Direct'], countries: ['DE'] });
+    expect([...ledger.searches.values()][0]!.filters).toEqual(asked);
+  });
+
+  it('refuses an excluded value that is not a domain, naming it, before touching credits', async () => {
+    const ledger = new MemoryLedger(1);
+    const error = await service(ledger).search('acct_1', { domain: 'example.com', limit: 10, exclude: ['rival.com', 'localhost'] }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'invalid_domain', extra: { details: [{ field: 'exclude.1' }] } });
+    expect(ledger.events).toEqual([]);
+  });
+
+  it('records no filters when none are asked for', async () => {
+    const ledger = new MemoryLedger(1);
+    await service(ledger).search('acct_1', { domain: 'example.com', limit: 10, exclude: [] });
+    expect([...ledger.searches.values()][0]!.filters).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 // The engine on the fixture knowledge base: hygiene rules, product lines, types and determinism.
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { SearchFilters } from '@rivals/contracts';
 import { KnowledgeBaseEngine } from '@rivals/engine';
 import { fixtureIndex } from '../../kb-fixture.js';
 
@@ -7,7 +8,8 @@ let engine: KnowledgeBaseEngine;
 beforeAll(() => {
   engine = new KnowledgeBaseEngine({ index: fixtureIndex() });
 });
-const research = (domain: string, limit = 100) => engine.research({ domain, limit, signal: new AbortController().signal });
+const research = (domain: string, limit = 100, filters?: SearchFilters) =>
+  engine.research({ domain, limit, ...(filters ? { filters } : {}), signal: new AbortController().signal });
 
 describe('knowledge-base engine', () => {
   it('ranks the curated rivals of a known company first, with the reason kept', async () => {
@@ -31,6 +33,13 @@ describe('knowledge-base engine', () => {
     expect(salesforce).not.toContain('salesforce.com');
     const zoom = (await research('zoom.us')).competitors.map((c) => c.domain);
     expect(zoom).not.toContain('zoom.com'); // alias domain of the target
+  });
+
+  it('never returns a company that no longer exists, yet still answers for its domain', async () => {
+    const hubspot = (await research('hubspot.com')).competitors.map((c) => c.domain);
+    expect(hubspot).not.toContain('sunsetcrm.com');
+    const sunset = (await research('sunsetcrm.com')).competitors.map((c) => c.domain);
+    expect(sunset.slice(0, 2)).toEqual(expect.arrayContaining(['hubspot.com', 'pipedrive.com']));
   });
 
   it('gives one row per registrable domain', async () => {
@@ -114,5 +123,39 @@ describe('knowledge-base engine', () => {
     expect(targetSource).toBe('homepage');
     expect(competitors.map((c) => c.domain)).toEqual(expect.arrayContaining(['pipedrive.com', 'hubspot.com']));
     expect(competitors.every((c) => c.evidence.source === 'homepage')).toBe(true);
+  });
+
+  describe('filters', () => {
+    const domains = async (target: string, filters?: SearchFilters, limit = 100) => (await research(target, limit, filters)).competitors.map((c) => c.domain);
+
+    it('never returns an excluded domain, nor the company behind an alias of it', async () => {
+      const all = await domains('meet.google.com');
+      expect(all).toEqual(expect.arrayContaining(['zoom.com', 'microsoft.com']));
+      const filtered = await domains('meet.google.com', { exclude: ['zoom.us', 'microsoft.com'] });
+      expect(filtered).not.toContain('zoom.com');
+      expect(filtered).not.toContain('microsoft.com');
+      expect(filtered).toEqual(all.filter((d) => d !== 'zoom.com' && d !== 'microsoft.com'));
+    });
+
+    it.each([
+      ['types', { types: ['Direct'] } as SearchFilters, (c: { type: string }) => c.type === 'Direct'],
+      ['minMatchScore', { minMatchScore: 60 } as SearchFilters, (c: { matchScore: number }) => c.matchScore >= 60],
+    ])('keeps, by %s, the subset of the unfiltered ranking in its order', async (_, filters, keep) => {
+      const all = (await research('hubspot.com')).competitors;
+      const filtered = (await research('hubspot.com', 100, filters)).competitors;
+      expect(filtered.length).toBeGreaterThan(0);
+      expect(filtered.length).toBeLessThan(all.length);
+      expect(filtered).toEqual(all.filter(keep as (c: unknown) => boolean));
+    });
+
+    it('keeps companies headquartered in the countries asked for', async () => {
+      expect(await domains('hubspot.com', { countries: ['GB', 'EE'] })).toEqual(expect.arrayContaining(['attio.com', 'pipedrive.com']));
+      expect(await domains('hubspot.com', { countries: ['GB'] })).toEqual(['attio.com']);
+    });
+
+    it('counts the limit after filtering', async () => {
+      const all = (await research('hubspot.com')).competitors.filter((c) => c.domain !== 'salesforce.com').map((c) => c.domain);
+      expect(await domains('hubspot.com', { exclude: ['salesforce.com'] }, 2)).toEqual(all.slice(0, 2));
+    });
   });
 });

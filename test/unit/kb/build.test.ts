@@ -6,6 +6,7 @@ const sector = (companies: string, extraCategories = '') => ({
   name: 'demo.yaml',
   text: `sector: demo
 name: Demo
+reviewed: 2026-11-01
 categories:
   - id: things
     name: Things
@@ -62,5 +63,36 @@ describe('knowledge-base build', () => {
   ])('refuses %s', (_, companies, problem) => {
     const { problems } = compile([sector(companies)]);
     expect(problems.join('\n')).toMatch(problem);
+  });
+
+  it('dates every entry: its own review date, else its file\'s', () => {
+    const { index, problems } = compile([sector(eight + company('fresh.com', '    reviewed: 2026-11-20\n'))]);
+    expect(problems).toEqual([]);
+    expect(index.entities.find((e) => e.host === 'fresh.com')!.reviewed).toBe('2026-11-20');
+    expect(index.entities.find((e) => e.host === 'c0.com')!.reviewed).toBe('2026-11-01');
+  });
+
+  it('refuses a sector file without a review date', () => {
+    const file = sector(eight);
+    const { problems } = compile([{ ...file, text: file.text.replace('reviewed: 2026-11-01\n', '') }]);
+    expect(problems.join('\n')).toMatch(/reviewed/);
+  });
+
+  it('marks a company that no longer exists', () => {
+    const { index } = compile([sector(eight + company('gone.com', '    defunct: true\n'))]);
+    expect(index.entities.find((e) => e.host === 'gone.com')!.defunct).toBe(true);
+    expect(index.entities.find((e) => e.host === 'c0.com')!.defunct).toBe(false);
+  });
+
+  it('fails when a listed company has no entry, and resolves aliases', () => {
+    const list = { name: 'demo-index.txt', text: '# list: Demo Index\n# as-of: 2026-11\nc0.com   # C Zero\n\nold-name.com\nghost.com # nobody\n' };
+    const { lists, problems } = compile([sector(eight + company('renamed.com', '    domains: [old-name.com]\n'))], [list]);
+    expect(problems).toEqual(['lists/demo-index.txt: ghost.com has no entry']);
+    expect(lists).toEqual([{ id: 'demo-index', name: 'Demo Index', asOf: '2026-11', entities: [0, 8] }]);
+  });
+
+  it('wants a list to say what it is and when', () => {
+    const { problems } = compile([sector(eight)], [{ name: 'bare.txt', text: 'c0.com\nnot a domain\n' }]);
+    expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/no "# list/), expect.stringMatching(/no "# as-of/), expect.stringMatching(/is not a domain/)]));
   });
 });

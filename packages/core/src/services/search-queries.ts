@@ -22,6 +22,7 @@ export class SearchQueries {
       status: record.status,
       source: record.source,
       ...(record.jobId ? { jobId: record.jobId } : {}),
+      ...(record.filters ? { filters: record.filters } : {}),
       createdAt: record.createdAt,
       completedAt: record.completedAt ?? null,
       elapsedSeconds: record.elapsedSeconds ?? null,
