@@ -66,6 +66,17 @@ const crashAfterSettle = (ledger: DynamoCreditsLedger) => {
   return () => void (companies.finish = finish);
 };
 
+/** Two searches of the same 100 companies; the second settles, then its process "dies" before they are counted. */
+async function interruptedAggregation() {
+  const s = servicesOn(table, wideEngine());
+  const account = await s.accounts.open('Acme', 5);
+  await s.search.search(account.id, { domain: 't0.com', limit: 100 });
+  const restore = crashAfterSettle(s.ledger);
+  const { searchId } = await s.search.search(account.id, { domain: 't1.com', limit: 100 });
+  restore();
+  return { s, account, searchId };
+}
+
 describe('GET /api/my-companies (service and adapter)', () => {
   it('aggregates every company over many searches, most often found first', async () => {
     // Prepare: 25 searches of 10 competitors each over a universe of 30 companies (one target searched twice)
@@ -112,12 +123,7 @@ describe('GET /api/my-companies (service and adapter)', () => {
 
   it('finishes an aggregation a crash interrupted on the next read, and counts it once however often it is retried', async () => {
     // Prepare: the search (100 competitors: two chunks) settles, then the process "dies" before they are counted
-    const s = servicesOn(table, wideEngine());
-    const account = await s.accounts.open('Acme', 5);
-    await s.search.search(account.id, { domain: 't0.com', limit: 100 });
-    const restore = crashAfterSettle(s.ledger);
-    const { searchId } = await s.search.search(account.id, { domain: 't1.com', limit: 100 });
-    restore();
+    const { s, account, searchId } = await interruptedAggregation();
     expect(await pendingItems(account.id)).toHaveLength(1);
     // Act: concurrent runners (a retry, a read) plus the read itself
     await Promise.all([s.companyStore.finish(account.id, searchId), s.companyStore.finish(account.id, searchId), s.companyStore.catchUp(account.id)]);
@@ -132,12 +138,7 @@ describe('GET /api/my-companies (service and adapter)', () => {
 
   it('refuses a chunk a stale runner applies again, and finishes from where an interrupted run stopped', async () => {
     // Prepare: a settled search of 100 competitors (chunks 0 and 1) whose aggregation has not run
-    const s = servicesOn(table, wideEngine());
-    const account = await s.accounts.open('Acme', 5);
-    await s.search.search(account.id, { domain: 't0.com', limit: 100 });
-    const restore = crashAfterSettle(s.ledger);
-    const { searchId } = await s.search.search(account.id, { domain: 't1.com', limit: 100 });
-    restore();
+    const { s, account, searchId } = await interruptedAggregation();
     const store = s.companyStore as unknown as { settled(a: string, s: string): Promise<unknown>; apply(a: string, s: string, n: number, chunks: unknown[][], search: unknown): Promise<void> };
     const search = (await store.settled(account.id, searchId)) as { competitors: unknown[] };
     const chunks = [search.competitors.slice(0, 50), search.competitors.slice(50)];
