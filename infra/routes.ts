@@ -8,8 +8,12 @@ export interface RouteSpec {
   path: string;
   /** Handler file, relative to the project root; it exports `handler`. */
   entry: string;
-  /** False only for the keyless routes of API.md. */
+  /** False only for the keyless routes (health, the OpenAPI document, the public read of a share). */
   auth: boolean;
+  /** What the function may do with the table; default: read for GET, write otherwise. */
+  access?: 'none' | 'read' | 'write';
+  /** Indexes of the table the function queries (IAM grants them by name, never a wildcard). */
+  indexes?: string[];
   /** The route reads the knowledge base (its bundle carries the index). */
   knowledgeBase?: boolean;
   memoryMb?: number;
@@ -17,8 +21,8 @@ export interface RouteSpec {
 }
 
 export const ROUTES: RouteSpec[] = [
-  { id: 'Health', method: 'GET', path: '/api/health', entry: 'functions/http/health.ts', auth: false },
-  { id: 'OpenApi', method: 'GET', path: '/api/openapi.json', entry: 'functions/http/openapi.ts', auth: false },
+  { id: 'Health', method: 'GET', path: '/api/health', entry: 'functions/http/health.ts', auth: false, access: 'none' },
+  { id: 'OpenApi', method: 'GET', path: '/api/openapi.json', entry: 'functions/http/openapi.ts', auth: false, access: 'none' },
   {
     id: 'Search',
     method: 'POST',
@@ -33,11 +37,12 @@ export const ROUTES: RouteSpec[] = [
   { id: 'Balance', method: 'GET', path: '/api/v1/balance', entry: 'functions/http/balance.ts', auth: true },
   { id: 'GetSearch', method: 'GET', path: '/api/searches/{id}', entry: 'functions/http/get-search.ts', auth: true },
   { id: 'History', method: 'GET', path: '/api/history', entry: 'functions/http/history.ts', auth: true },
-  { id: 'MyCompanies', method: 'GET', path: '/api/my-companies', entry: 'functions/http/my-companies.ts', auth: true, timeoutSeconds: 28 },
+  // Writes: a read first finishes any aggregation a crash left pending (packages/db/src/companies.ts).
+  { id: 'MyCompanies', method: 'GET', path: '/api/my-companies', entry: 'functions/http/my-companies.ts', auth: true, access: 'write', indexes: ['gsi1'], timeoutSeconds: 28 },
   { id: 'ShareSearch', method: 'POST', path: '/api/searches/{id}/share', entry: 'functions/http/share-search.ts', auth: true },
   { id: 'RevokeShare', method: 'DELETE', path: '/api/searches/{id}/share', entry: 'functions/http/revoke-share.ts', auth: true },
   { id: 'GetShared', method: 'GET', path: '/api/shared/{token}', entry: 'functions/http/get-shared.ts', auth: false },
-  { id: 'ListSavedCompanies', method: 'GET', path: '/api/saved-companies', entry: 'functions/http/list-saved-companies.ts', auth: true },
+  { id: 'ListSavedCompanies', method: 'GET', path: '/api/saved-companies', entry: 'functions/http/list-saved-companies.ts', auth: true, indexes: ['gsi1'] },
   { id: 'SaveCompany', method: 'POST', path: '/api/saved-companies', entry: 'functions/http/save-company.ts', auth: true },
   { id: 'RemoveSavedCompany', method: 'DELETE', path: '/api/saved-companies/{domain}', entry: 'functions/http/remove-saved-company.ts', auth: true },
 ];
@@ -46,6 +51,7 @@ export const ROUTES: RouteSpec[] = [
 export interface ScheduledSpec {
   id: string;
   entry: string;
+  indexes?: string[];
   everyMinutes: number;
   timeoutSeconds: number;
 }
@@ -53,8 +59,11 @@ export interface ScheduledSpec {
 export const SCHEDULED: ScheduledSpec[] = [
   // Refunds searches whose process died; a search is overdue 60 s after its 25 s deadline, so a lost credit is back
   // within about 6 minutes.
-  { id: 'Sweeper', entry: 'functions/workers/sweeper.ts', everyMinutes: 5, timeoutSeconds: 120 },
+  { id: 'Sweeper', entry: 'functions/workers/sweeper.ts', everyMinutes: 5, timeoutSeconds: 120, indexes: ['gsi1'] },
 ];
+
+/** A route's table access: as declared, else read for GET and write for the rest. */
+export const accessOf = (route: RouteSpec): 'none' | 'read' | 'write' => route.access ?? (route.method === 'GET' ? 'read' : 'write');
 
 export const AUTHORIZER = { id: 'ApiKeyAuthorizer', entry: 'functions/authorizer/api-key.ts', header: 'X-API-Key', cacheTtlSeconds: 60 } as const;
 

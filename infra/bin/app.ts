@@ -1,8 +1,11 @@
-// infra: the CDK app. Stages -> stacks. `npx cdk synth` works offline; `npx cdk deploy --all` deploys.
-import { App } from 'aws-cdk-lib';
+// infra: the CDK app. Stages -> stacks, checked by cdk-nag's AwsSolutions rules (their accepted findings and why:
+// infra/nag.ts). `npm run synth` works offline; `npm run deploy` deploys (see the README).
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { acknowledgeNagFindings } from '../nag.js';
 import { buildStage } from '../stage.js';
 
 const app = new App();
-const stageName = app.node.tryGetContext('stage') ?? process.env.RIVALS_STAGE ?? 'dev';
-buildStage(app, stageName);
+acknowledgeNagFindings(buildStage(app, process.env.RIVALS_STAGE));
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 app.synth();

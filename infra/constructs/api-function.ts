@@ -2,6 +2,7 @@
 // bindTable, which sets the table's environment variable and its IAM grant together.
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -13,24 +14,31 @@ export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 const KB_INDEX = join(PROJECT_ROOT, 'packages', 'kb', 'dist', 'kb-index.json');
 const KB_FILE_NAME = 'kb-index.json';
 
+/** What a function may do with the table: nothing, read one item by key (get), read, or read and write. */
+export type TableAccess = 'none' | 'get' | 'read' | 'write';
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'] as const;
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] as const;
+
 export interface ApiFunctionProps extends Omit<NodejsFunctionProps, 'entry'> {
   /** Handler file relative to the project root. */
   entry: string;
   /** Copy the compiled knowledge base into the bundle and point the engine at it. */
   knowledgeBase?: boolean;
+  /** Keep the function's log group when the stack is deleted (with the data). */
+  retainLogs?: boolean;
   environment?: Record<string, string>;
 }
 
 export class ApiFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
-    const { entry, knowledgeBase, environment, ...rest } = props;
+    const { entry, knowledgeBase, environment, retainLogs, ...rest } = props;
     super(scope, id, {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
       timeout: Duration.seconds(10),
       tracing: Tracing.ACTIVE,
-      logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+      logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.THREE_MONTHS, removalPolicy: retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY }),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       ...rest,
@@ -63,10 +71,25 @@ export class ApiFunction extends NodejsFunction {
     });
   }
 
-  bindTable(table: ITable, access: 'read' | 'readwrite'): this {
+  /**
+   * Sets the table's environment variable and grants exactly the item actions the access mode needs: never Scan,
+   * never a table-level action, the index only when it is queried, and (optionally) only items whose partition key
+   * starts with one of `leadingKeys`.
+   */
+  bindTable(table: ITable, access: TableAccess, options: { indexes?: string[]; leadingKeys?: string[] } = {}): this {
+    if (access === 'none') return this;
     this.addEnvironment(ENV.table, table.tableName);
-    if (access === 'read') table.grantReadData(this);
-    else table.grantReadWriteData(this);
+    const actions = access === 'read' ? [...READ_ACTIONS] : access === 'get' ? ['dynamodb:GetItem'] : [...READ_ACTIONS, ...WRITE_ACTIONS];
+    const resources = [table.tableArn, ...(options.indexes ?? []).map((index) => `${table.tableArn}/index/${index}`)];
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions,
+        resources,
+        ...(options.leadingKeys ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': options.leadingKeys.map((k) => `${k}*`) } } } : {}),
+      }),
+    );
+    // With a customer-managed key, DynamoDB uses it on the caller's behalf: name the actions, no wildcards.
+    if (table.encryptionKey) table.encryptionKey.grant(this, 'kms:Decrypt', 'kms:DescribeKey', ...(access === 'write' ? ['kms:Encrypt', 'kms:GenerateDataKey'] : []));
     return this;
   }
 }

@@ -1,29 +1,36 @@
 // infra: the REST API. One function per route of routes.ts, the X-API-Key REQUEST authorizer, and gateway responses
 // that answer in the API's own error shape when API Gateway answers by itself (no key, bad key, unknown route).
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { AccessLogFormat, IdentitySource, LambdaIntegration, LogGroupLogDestination, MethodLoggingLevel, RequestAuthorizer, ResponseType, RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat, EndpointType, IdentitySource, LambdaIntegration, LogGroupLogDestination, MethodLoggingLevel, RequestAuthorizer, ResponseType, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import type { StageConfig } from '../config.js';
 import { ApiFunction } from '../constructs/api-function.js';
-import { AUTHORIZER, ENV, ROUTES, SCHEDULED } from '../routes.js';
+import { Observability } from '../constructs/observability.js';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { accessOf, AUTHORIZER, ENV, ROUTES, SCHEDULED } from '../routes.js';
 
 export interface ApiStackProps extends StackProps {
   table: ITable;
-  stageName: string;
-  freeCredits: number;
+  /** Queues whose dead letters an operator must hear about. */
+  deadLetterQueues: IQueue[];
+  config: StageConfig;
   version: string;
-  /** The dashboard's origin, for absolute share links (CDK context `publicBaseUrl`). */
-  publicBaseUrl?: string;
 }
 
 /** Bodies of API Gateway's own answers: the same shape as every error of the API (contracts/errors.ts). */
 const errorTemplate = (code: string, message: string) =>
   JSON.stringify({ error: { code, message, requestId: '$context.requestId' } });
 
-export const GATEWAY_ERRORS: { type: ResponseType; status: string; code: string; message: string }[] = [
+/**
+ * API Gateway's own answers, in the API's error shape. A response type with a fixed meaning gets its status; the two
+ * defaults keep the status API Gateway chose (a 504 stays a 504), with a code that fits any status of their class.
+ */
+export const GATEWAY_ERRORS: { type: ResponseType; status?: string; code: string; message: string }[] = [
   { type: ResponseType.UNAUTHORIZED, status: '401', code: 'missing_api_key', message: 'Send your API key in the X-API-Key header.' },
   { type: ResponseType.ACCESS_DENIED, status: '401', code: 'invalid_api_key', message: 'The API key is not valid: it is unknown, malformed or revoked.' },
   { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, status: '404', code: 'not_found', message: 'No such route.' },
@@ -31,10 +38,40 @@ export const GATEWAY_ERRORS: { type: ResponseType; status: string; code: string;
   { type: ResponseType.REQUEST_TOO_LARGE, status: '413', code: 'payload_too_large', message: 'The request body is too large.' },
   { type: ResponseType.UNSUPPORTED_MEDIA_TYPE, status: '415', code: 'unsupported_media_type', message: 'Unsupported content type.' },
   { type: ResponseType.THROTTLED, status: '429', code: 'rate_limited', message: 'Too many requests; slow down and retry.' },
+  { type: ResponseType.QUOTA_EXCEEDED, status: '429', code: 'rate_limited', message: 'Too many requests; slow down and retry.' },
+  { type: ResponseType.WAF_FILTERED, status: '403', code: 'forbidden', message: 'The request was refused by the firewall.' },
   { type: ResponseType.INTEGRATION_TIMEOUT, status: '504', code: 'research_timeout', message: 'The request took too long.' },
-  { type: ResponseType.DEFAULT_4XX, status: '400', code: 'invalid_request', message: 'The request could not be processed.' },
-  { type: ResponseType.DEFAULT_5XX, status: '500', code: 'internal_error', message: 'Something went wrong on our side.' },
+  { type: ResponseType.DEFAULT_4XX, code: 'invalid_request', message: 'The request could not be processed.' },
+  { type: ResponseType.DEFAULT_5XX, code: 'internal_error', message: 'Something went wrong on our side.' },
 ];
+
+/** Headers on every gateway answer: the request id (as on every Lambda answer) and the API's security headers. */
+const GATEWAY_HEADERS = {
+  'X-Request-Id': 'context.requestId',
+  'X-Content-Type-Options': "'nosniff'",
+  'Cache-Control': "'no-store'",
+};
+
+/** Access-log fields: who, what, how long, and what the integration and authorizer said. */
+const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  ip: '$context.identity.sourceIp',
+  requestTime: '$context.requestTime',
+  httpMethod: '$context.httpMethod',
+  resourcePath: '$context.resourcePath',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integration.error',
+  errorMessage: '$context.error.message',
+  errorType: '$context.error.responseType',
+  authorizerError: '$context.authorizer.error',
+  authorizerLatency: '$context.authorizer.latency',
+  wafStatus: '$context.waf.status',
+  userAgent: '$context.identity.userAgent',
+};
 
 export class ApiStack extends Stack {
   readonly api: RestApi;
@@ -42,38 +79,51 @@ export class ApiStack extends Stack {
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
+    const { config } = props;
     const environment = {
-      [ENV.freeCredits]: String(props.freeCredits),
-      [ENV.deadline]: '25000',
+      [ENV.freeCredits]: String(config.freeCredits),
+      [ENV.deadline]: String(config.researchDeadlineMs),
       [ENV.version]: props.version,
-      ...(props.publicBaseUrl ? { [ENV.publicBaseUrl]: props.publicBaseUrl } : {}),
+      RATE_LIMIT_KEY_PER_SECOND: String(config.rateLimits.keyPerSecond),
+      RATE_LIMIT_KEY_BURST: String(config.rateLimits.keyBurst),
+      RATE_LIMIT_IP_PER_SECOND: String(config.rateLimits.ipPerSecond),
+      RATE_LIMIT_IP_BURST: String(config.rateLimits.ipBurst),
+      ...(config.publicBaseUrl ? { [ENV.publicBaseUrl]: config.publicBaseUrl } : {}),
     };
+    const logRemoval = config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH });
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: logRemoval });
     this.api = new RestApi(this, 'Api', {
-      restApiName: `rivals-${props.stageName}`,
+      restApiName: `rivals-${config.stage}`,
       description: 'Rivals competitor-research API',
+      endpointConfiguration: { types: [config.endpointType === 'EDGE' ? EndpointType.EDGE : EndpointType.REGIONAL] },
       deployOptions: {
-        stageName: props.stageName,
+        stageName: config.stage,
         tracingEnabled: true,
-        loggingLevel: MethodLoggingLevel.ERROR,
+        // Execution logs need the account's API Gateway CloudWatch role, which only cloudWatchRole=true creates.
+        ...(config.cloudWatchRole ? { loggingLevel: MethodLoggingLevel.ERROR } : {}),
         accessLogDestination: new LogGroupLogDestination(accessLogs),
-        accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
-        // Stage-wide backstop; the per-key and per-IP limiters of API.md live in the functions.
+        accessLogFormat: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+        // Stage-wide backstop; the per-key and per-IP limiters live in the functions.
         throttlingRateLimit: 200,
         throttlingBurstLimit: 400,
       },
-      cloudWatchRole: true,
+      // Sets an account-wide API Gateway setting, so it is opt-in.
+      cloudWatchRole: config.cloudWatchRole,
+      disableExecuteApiEndpoint: false,
     });
     for (const { type, status, code, message } of GATEWAY_ERRORS) {
       this.api.addGatewayResponse(`Gateway${type.responseType}`, {
         type,
-        statusCode: status,
+        ...(status ? { statusCode: status } : {}),
+        // A throttled client is told when to come back (API Gateway's own limiter refills within a second).
+        responseHeaders: { ...GATEWAY_HEADERS, ...(status === '429' ? { 'Retry-After': "'1'" } : {}) },
         templates: { 'application/json': errorTemplate(code, message) },
       });
     }
 
-    const authorizerFunction = new ApiFunction(this, AUTHORIZER.id, { entry: AUTHORIZER.entry, environment, memorySize: 256 }).bindTable(props.table, 'read');
+    // The authorizer reads key records only: today through GSI1 by the key's hash.
+    const authorizerFunction = new ApiFunction(this, AUTHORIZER.id, { entry: AUTHORIZER.entry, environment, retainLogs: config.retainData, memorySize: 256 }).bindTable(props.table, 'read', { indexes: ['gsi1'] });
     const authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
       handler: authorizerFunction,
       identitySources: [IdentitySource.header(AUTHORIZER.header)],
@@ -85,18 +135,58 @@ export class ApiStack extends Stack {
         entry: route.entry,
         knowledgeBase: route.knowledgeBase ?? false,
         environment,
+        retainLogs: config.retainData,
         ...(route.memoryMb ? { memorySize: route.memoryMb } : {}),
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
-      }).bindTable(props.table, 'readwrite');
+      }).bindTable(props.table, accessOf(route), { indexes: route.indexes ?? [] });
       this.functions[route.id] = fn;
       const resource = this.api.root.resourceForPath(route.path);
       resource.addMethod(route.method, new LambdaIntegration(fn, { timeout: Duration.seconds(29) }), route.auth ? { authorizer } : {});
     }
 
     for (const job of SCHEDULED) {
-      const fn = new ApiFunction(this, `${job.id}Function`, { entry: job.entry, environment, timeout: Duration.seconds(job.timeoutSeconds) }).bindTable(props.table, 'readwrite');
+      const fn = new ApiFunction(this, `${job.id}Function`, { entry: job.entry, environment, retainLogs: config.retainData, timeout: Duration.seconds(job.timeoutSeconds) }).bindTable(props.table, 'write', { indexes: job.indexes ?? [] });
       this.functions[job.id] = fn;
       new Rule(this, `${job.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(job.everyMinutes)), targets: [new LambdaFunction(fn, { retryAttempts: 0 })] });
     }
+
+    if (config.waf) this.firewall(config.wafRateLimit);
+
+    const observability = new Observability(this, 'Observability', {
+      api: this.api,
+      table: props.table,
+      functions: { ...this.functions, [AUTHORIZER.id]: authorizerFunction },
+      deadLetterQueues: props.deadLetterQueues,
+      ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
+    });
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address of the API' });
+    new CfnOutput(this, 'TableName', { value: props.table.tableName, description: 'The single table (for the operator command)' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn, description: 'SNS topic the alarms notify' });
+  }
+
+  /** A web ACL on the API stage: a per-IP rate rule (a blunt backstop above the functions' own limiters) and AWS's common rule set. */
+  private firewall(limitPer5Minutes: number) {
+    const rule = (name: string, priority: number, body: Partial<CfnWebACL.RuleProperty>): CfnWebACL.RuleProperty => ({
+      name,
+      priority,
+      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: name, sampledRequestsEnabled: true },
+      ...body,
+    } as CfnWebACL.RuleProperty);
+    const acl = new CfnWebACL(this, 'WebAcl', {
+      scope: 'REGIONAL',
+      defaultAction: { allow: {} },
+      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'rivals-api', sampledRequestsEnabled: true },
+      rules: [
+        rule('per-ip-rate', 0, { action: { block: {} }, statement: { rateBasedStatement: { limit: limitPer5Minutes, aggregateKeyType: 'IP' } } }),
+        // The common rule set blocks bodies over 8 KB; CSV uploads are up to 5 MB, and the API bounds bodies itself.
+        rule('aws-common', 1, {
+          overrideAction: { none: {} },
+          statement: {
+            managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesCommonRuleSet', ruleActionOverrides: [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }] },
+          },
+        }),
+      ],
+    });
+    new CfnWebACLAssociation(this, 'WebAclAssociation', { resourceArn: this.api.deploymentStage.stageArn, webAclArn: acl.attrArn });
   }
 }

@@ -1,25 +1,38 @@
-// infra: the stateful resources: the single table, the upload bucket and the bulk queue with its dead-letter queue.
-// Kept apart from the API stack so that redeploying functions never touches data.
+// infra: the stateful resources: the single table, the upload bucket, the bulk queue with its dead-letter queue, and
+// (optionally) the customer-managed key that encrypts them. Kept apart from the API stack so that redeploying
+// functions never touches data.
 import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 
 export interface StatefulStackProps extends StackProps {
-  /** Keep data when the stack is deleted (production). */
+  /** Keep the data when the stack is deleted: deletion protection, retained table, bucket and queues. */
   retainData: boolean;
+  /** Encrypt with a key of the account's own (rotated yearly) instead of AWS-managed keys. */
+  customerManagedKey?: boolean;
+  /** Browser origins allowed to PUT uploads to presigned URLs; none means no CORS at all. */
+  uploadOrigins?: string[];
 }
+
+/** How long a raw CSV upload is kept: a job reads it once, when it lands. */
+export const UPLOAD_RETENTION_DAYS = 7;
 
 export class StatefulStack extends Stack {
   readonly table: Table;
   readonly uploads: Bucket;
   readonly bulkQueue: Queue;
   readonly bulkDeadLetterQueue: Queue;
+  readonly key?: Key;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
     const removalPolicy = props.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    if (props.customerManagedKey) {
+      this.key = new Key(this, 'DataKey', { description: 'Rivals data: table, uploads, queues', enableKeyRotation: true, removalPolicy });
+    }
 
     this.table = new Table(this, 'Table', {
       partitionKey: { name: 'pk', type: AttributeType.STRING },
@@ -27,6 +40,8 @@ export class StatefulStack extends Stack {
       billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: 'ttl',
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: props.retainData,
+      ...(this.key ? { encryption: TableEncryption.CUSTOMER_MANAGED, encryptionKey: this.key } : { encryption: TableEncryption.AWS_MANAGED }),
       removalPolicy,
     });
     this.table.addGlobalSecondaryIndex({
@@ -37,22 +52,33 @@ export class StatefulStack extends Stack {
 
     this.uploads = new Bucket(this, 'Uploads', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      ...(this.key ? { encryption: BucketEncryption.KMS, encryptionKey: this.key, bucketKeyEnabled: true } : { encryption: BucketEncryption.S3_MANAGED }),
       enforceSSL: true,
-      lifecycleRules: [{ expiration: Duration.days(30) }],
-      cors: [{ allowedMethods: [HttpMethods.PUT], allowedOrigins: ['*'], allowedHeaders: ['*'] }],
+      versioned: false,
+      lifecycleRules: [{ expiration: Duration.days(UPLOAD_RETENTION_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      ...(props.uploadOrigins?.length
+        ? { cors: [{ allowedMethods: [HttpMethods.PUT], allowedOrigins: props.uploadOrigins, allowedHeaders: ['content-type', 'content-length'], maxAge: 3600 }] }
+        : {}),
       removalPolicy,
       autoDeleteObjects: !props.retainData,
     });
 
+    const queueEncryption = this.key ? { encryption: QueueEncryption.KMS, encryptionMasterKey: this.key } : { encryption: QueueEncryption.SQS_MANAGED };
     this.bulkDeadLetterQueue = new Queue(this, 'BulkDeadLetterQueue', {
       retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      removalPolicy,
+      ...queueEncryption,
     });
     this.bulkQueue = new Queue(this, 'BulkQueue', {
+      // AWS's guidance: at least six times the consuming function's timeout (the bulk worker's is 30 s).
       visibilityTimeout: Duration.seconds(180),
-      encryption: QueueEncryption.SQS_MANAGED,
+      retentionPeriod: Duration.days(4),
+      enforceSSL: true,
+      removalPolicy,
       deadLetterQueue: { queue: this.bulkDeadLetterQueue, maxReceiveCount: 3 },
+      ...queueEncryption,
     });
   }
 }

@@ -57,7 +57,7 @@ describe('sweeper', () => {
       }),
     );
     expect(refunds.Items).toHaveLength(10);
-  });
+  }, 90_000);
 
   it('takes settled and refunded searches out of the index', async () => {
     const s = servicesOn(table, new ScriptedEngine(() => ({ targetSource: 'knowledge-base', competitors: [] })));
@@ -66,7 +66,7 @@ describe('sweeper', () => {
     const settled = servicesOn(table, new ScriptedEngine(() => ({ targetSource: 'knowledge-base', competitors: [competitor(1)] })));
     await settled.search.search(account.id, { domain: 'example.com', limit: 10 });
     expect(await new DynamoRunningSearches(table).overdue(new Date(Date.now() + 3_600_000).toISOString(), 100)).toEqual([]);
-  });
+  }, 90_000);
 });
 
 describe('a database that stops answering mid-search', () => {
@@ -125,5 +125,5 @@ describe('a database that stops answering mid-search', () => {
     expect(items.filter((i) => i.status === 'failed' && i.refunded === true)).toHaveLength(10 - succeeded);
     expect(await base.ledger.balance(account.id)).toBe(10 - succeeded);
     expect(report.failed).toBe(0);
-  }, 60_000);
+  }, 90_000);
 });

@@ -11,6 +11,25 @@ const invalid = (input: string) =>
 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
+/** Names no company site lives under although the public suffix list has them: Tor (`onion`, RFC 7686) and the
+ * infrastructure domain `arpa` (`home.arpa` is home networks, RFC 8375; the rest is reverse DNS and protocol names);
+ * and cloud metadata services reachable by name (`metadata.goog` sits under a real public suffix). Special-use names
+ * outside the list (`localhost`, `.local`, `.test`, `.internal`, `.alt`...) have no public suffix and fail anyway. */
+const NEVER_PUBLIC = ['onion', 'arpa', 'metadata.google.internal', 'metadata.goog', 'instance-data.ec2.internal'];
+
+/**
+ * Whether a lower-case host name (no trailing dot) may name a public site: a syntactically valid name under a public
+ * suffix (private section included), not an IP literal, not `localhost`, not under a suffix outside the list
+ * (`.internal`, `.local`, `cluster.local`, `.lan`, `.test`), not Tor, `arpa` or a cloud metadata name. The one notion
+ * of a public hostname: the API's domain check and the crawler's check of every URL it requests both use it.
+ */
+export function isPublicHostname(host: string): boolean {
+  if (!HOSTNAME.test(host)) return false;
+  if (NEVER_PUBLIC.some((name) => host === name || host.endsWith(`.${name}`))) return false;
+  const parsed = parse(host, { allowPrivateDomains: true });
+  return !parsed.isIp && parsed.domain !== null && (parsed.isIcann === true || parsed.isPrivate === true);
+}
+
 /** Hostname of a domain or URL given by a person, lower case, or null when there is none. */
 export function hostnameOf(input: string): string | null {
   const text = input.trim().toLowerCase();
@@ -26,14 +45,12 @@ export function hostnameOf(input: string): string | null {
 
 /**
  * The registrable domain of a domain or URL ("https://www.stripe.com/x" -> "stripe.com", "shop.myshopify.com" stays whole).
- * Throws invalid_domain for IP literals, localhost, names under no public suffix and anything that is not a hostname.
+ * Throws invalid_domain for anything `isPublicHostname` refuses (IP literals, localhost, internal and special-use names).
  */
 export function normalizeDomain(input: string): string {
   const host = hostnameOf(input);
-  if (!host || !HOSTNAME.test(host)) throw invalid(input);
-  const parsed = parse(host, { allowPrivateDomains: true });
-  if (parsed.isIp || !parsed.domain || !(parsed.isIcann || parsed.isPrivate)) throw invalid(input);
-  return parsed.domain;
+  if (!host || !isPublicHostname(host)) throw invalid(input);
+  return registrableDomain(host);
 }
 
 /** Registrable domain of a host known to be valid (knowledge-base and crawler data); the host itself otherwise. */

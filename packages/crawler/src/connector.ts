@@ -49,6 +49,8 @@ export interface GuardedConnectorOptions {
   allow: AddressPolicy;
   connectTimeoutMs: number;
   tls: TlsOptions;
+  /** Told the address of every connection made (after it passed `allow`). */
+  onConnected?: (hostname: string, address: string) => void;
 }
 
 export interface TlsOptions {
@@ -58,7 +60,7 @@ export interface TlsOptions {
 
 /** undici's own connector with the guarded lookup. An IP literal never reaches a lookup (net dials it as is), so it is
  * checked here, before any socket exists. */
-export function guardedConnector({ resolve, allow, connectTimeoutMs, tls }: GuardedConnectorOptions): buildConnector.connector {
+export function guardedConnector({ resolve, allow, connectTimeoutMs, tls, onConnected }: GuardedConnectorOptions): buildConnector.connector {
   const connect = buildConnector({ timeout: connectTimeoutMs, lookup: guardedLookup(resolve, allow), ...tls });
   return (options, callback) => {
     const host = options.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -66,7 +68,11 @@ export function guardedConnector({ resolve, allow, connectTimeoutMs, tls }: Guar
       callback(new BlockedAddressError(host), null);
       return;
     }
-    connect(options, callback);
+    connect(options, (...args) => {
+      const socket = args[1];
+      if (socket?.remoteAddress) onConnected?.(options.hostname, socket.remoteAddress);
+      callback(...args);
+    });
   };
 }
 

@@ -1,6 +1,6 @@
 // crawler adapter (secondary): bounded GETs over one undici dispatcher — direct and address-filtered, or through the
-// proxy named in the environment — with redirects followed by hand so that every hop is checked.
-import { isIP } from 'node:net';
+// proxy named in the environment — with redirects followed by hand so that every hop is checked: its host name before
+// anything else, then its addresses (in the connection when direct; by resolving the name here when a proxy connects).
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
@@ -11,6 +11,8 @@ export interface HttpClientOptions {
   userAgent: string;
   connectTimeoutMs: number;
   resolve: Resolver;
+  /** Whether a URL's host may be requested at all, before any DNS: a public host name (or a trusted one). */
+  hostAllowed: (hostname: string) => boolean;
   allow: AddressPolicy;
   tls: TlsOptions;
   proxy: ProxySettings | null;
@@ -27,9 +29,18 @@ export interface GetOptions {
   signal: AbortSignal;
 }
 
+/** Where a response came from: an address that passed the address policy. */
+export interface FetchedFrom {
+  address: string;
+  /** True when a proxy was configured: the address is the host's, resolved here and checked (all of them) before the
+   * request went to the proxy. False: the address the connection dialled, checked in its DNS lookup. */
+  proxied: boolean;
+}
+
 export interface Fetched {
   url: URL;
   response: Dispatcher.ResponseData;
+  from: FetchedFrom | null;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -46,11 +57,21 @@ export function proxyFromEnv(env: Record<string, string | undefined>): ProxySett
   return { httpProxy, httpsProxy, noProxy: env.no_proxy || env.NO_PROXY || '' };
 }
 
+/** Hosts whose last dialled address is remembered (a pooled connection is reused without a new lookup). */
+const MAX_DIALLED_HOSTS = 4_096;
+
 export class HttpClient {
   private readonly dispatcher: Dispatcher;
+  private readonly dialled = new Map<string, string>();
 
   constructor(private readonly options: HttpClientOptions) {
-    const connect = guardedConnector({ resolve: options.resolve, allow: options.allow, connectTimeoutMs: options.connectTimeoutMs, tls: options.tls });
+    const connect = guardedConnector({
+      resolve: options.resolve,
+      allow: options.allow,
+      connectTimeoutMs: options.connectTimeoutMs,
+      tls: options.tls,
+      onConnected: (hostname, address) => this.remember(hostname, address),
+    });
     const { proxy } = options;
     this.dispatcher = proxy
       ? new EnvHttpProxyAgent({
@@ -58,7 +79,7 @@ export class HttpClient {
           httpProxy: proxy.httpProxy,
           httpsProxy: proxy.httpsProxy,
           noProxy: proxy.noProxy,
-          // NO_PROXY hosts are dialled directly, so they get the guarded connector; proxied ones are the proxy's business.
+          // NO_PROXY hosts are dialled directly, so they get the guarded connector; proxied ones are checked in get().
           connect,
           // Corporate proxies often allow CONNECT to port 443 only: plain http goes as an absolute-URI GET.
           proxyTunnel: false,
@@ -69,13 +90,16 @@ export class HttpClient {
   }
 
   /** One GET, no redirects. Network failures become a Skip; an abort of `signal` is rethrown as it came. */
-  async get(url: URL, { accept, signal }: GetOptions): Promise<Dispatcher.ResponseData> {
-    // A host that names its address needs no DNS, so it is checked even when a proxy does the connecting: an egress
-    // proxy usually reaches the internal network too.
-    const named = addressNamedBy(url.hostname);
-    if (named && !this.options.allow(named, url.hostname)) throw new Skip('blocked-address', `${url.host}: not a public address`);
+  async get(url: URL, { accept, signal }: GetOptions): Promise<{ response: Dispatcher.ResponseData; from: FetchedFrom | null }> {
+    // Before any DNS or socket, and whoever connects: IP literals (the URL parser has already turned 2130706433,
+    // 0x7f.1 and 127.1 into 127.0.0.1), localhost, internal and special-use names and metadata names never pass.
+    if (!this.options.hostAllowed(url.hostname)) throw new Skip('blocked-address', `${url.host}: not a public host name`);
+    // An egress proxy resolves the name itself and usually reaches the internal network too: the name is resolved here
+    // as well, and refused when any of its addresses is not public.
+    const checked = this.options.proxy ? await this.resolvePublic(url, signal) : null;
+    let response: Dispatcher.ResponseData;
     try {
-      return await request(url, {
+      response = await request(url, {
         dispatcher: this.dispatcher,
         method: 'GET',
         signal,
@@ -89,6 +113,30 @@ export class HttpClient {
     } catch (error) {
       throw networkFailure(error, signal, url);
     }
+    const address = checked ?? this.dialled.get(bare(url.hostname));
+    return { response, from: address ? { address, proxied: checked !== null } : null };
+  }
+
+  /** The first address of the URL's host, once every one of them has passed the address policy. */
+  private async resolvePublic(url: URL, signal: AbortSignal): Promise<string> {
+    const hostname = bare(url.hostname);
+    let found;
+    try {
+      found = await untilAborted(this.options.resolve(hostname), signal);
+    } catch (error) {
+      throw networkFailure(error, signal, url);
+    }
+    const first = found[0];
+    if (!first) throw new Skip('unreachable', `${url.origin}: no address`, false);
+    if (found.some((a) => !this.options.allow(a.address, hostname))) throw new Skip('blocked-address', `${url.host}: resolves to a non-public address`);
+    return first.address;
+  }
+
+  private remember(hostname: string, address: string): void {
+    const key = bare(hostname);
+    this.dialled.delete(key);
+    this.dialled.set(key, address);
+    if (this.dialled.size > MAX_DIALLED_HOSTS) this.dialled.delete(this.dialled.keys().next().value as string);
   }
 
   /** GETs `start`, following at most `maxRedirects` redirects; `beforeEach` may refuse a URL before it is requested. */
@@ -96,9 +144,9 @@ export class HttpClient {
     let url = start;
     for (let redirects = 0; ; redirects++) {
       await options.beforeEach?.(url);
-      const response = await this.get(url, options);
+      const { response, from } = await this.get(url, options);
       const location = REDIRECT_STATUSES.has(response.statusCode) ? headerValue(response.headers, 'location') : undefined;
-      if (location === undefined) return { url, response };
+      if (location === undefined) return { url, response, from };
       await discard(response, options.signal);
       if (redirects >= options.maxRedirects) throw new Skip('too-many-redirects', `more than ${options.maxRedirects} redirects from ${start.href}`);
       url = redirectTarget(url, location);
@@ -180,12 +228,19 @@ function redirectTarget(current: URL, location: string): URL {
   return next;
 }
 
-/** The address a host name stands for without DNS: an IP literal, or loopback for `localhost` names (RFC 6761). */
-function addressNamedBy(hostname: string): string | null {
-  const host = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  if (isIP(host) !== 0) return host;
-  if (host === 'localhost' || host.endsWith('.localhost')) return '127.0.0.1';
-  return null;
+/** A URL host name as DNS and the connector see it: lower case, without IPv6 brackets. */
+function bare(hostname: string): string {
+  return hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+}
+
+/** `promise`, or a rejection with the signal's reason as soon as it aborts (a DNS lookup cannot be cancelled). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** undefined: nothing to undo; null: an encoding we cannot read. */

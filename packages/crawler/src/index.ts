@@ -1,6 +1,7 @@
 // crawler adapter (secondary): public surface of @rivals/crawler, the HomepageReader that reads companies' homepages.
 export { createHomepageReader, DEFAULT_USER_AGENT, ROBOTS_TOKEN } from './reader.js';
-export type { ClosableHomepageReader, HomepageReaderOptions, HomepageReaderTimeouts, HomepageSkip } from './reader.js';
+export type { ClosableHomepageReader, CrawledProfile, HomepageReaderOptions, HomepageReaderTimeouts, HomepageSkip } from './reader.js';
+export type { FetchedFrom } from './http.js';
 export type { Resolver, TlsOptions } from './connector.js';
 export type { SkipReason } from './skip.js';
 export { isBlockedAddress } from './address-filter.js';

@@ -1,10 +1,10 @@
 // crawler adapter (secondary): the HomepageReader port over the real internet — https first, http as the fallback,
-// robots.txt honoured, every hop address-checked, every read bounded in time and bytes.
-import type { Clock, HomepageProfile, HomepageReader } from '@rivals/core';
+// robots.txt honoured, every hop's host name and addresses checked, every read bounded in time, bytes and CPU.
+import { isPublicHostname, type Clock, type HomepageProfile, type HomepageReader } from '@rivals/core';
 import { isBlockedAddress } from './address-filter.js';
 import { systemResolver, type AddressPolicy, type Resolver, type TlsOptions } from './connector.js';
 import { extractFacts } from './extract.js';
-import { discard, headerValue, HttpClient, proxyFromEnv, readBody } from './http.js';
+import { discard, headerValue, HttpClient, proxyFromEnv, readBody, type FetchedFrom } from './http.js';
 import { RobotsGate } from './robots.js';
 import { Skip, type SkipReason } from './skip.js';
 
@@ -34,8 +34,12 @@ export interface HomepageReaderOptions {
   lookup?: Resolver;
   /** Lets direct connections reach private, loopback and other non-public addresses. Default false; only for tests. */
   allowPrivateAddresses?: boolean;
-  /** Exact host names exempt from the address filter (an internal mirror, a test server). Redirects elsewhere stay filtered. */
+  /** Exact host names exempt from the host-name check and the address filter (an internal mirror, a test server).
+   * Redirects elsewhere stay filtered. */
   trustedHosts?: string[];
+  /** Suffixes whose names pass the host-name check as if under a public suffix (the tests use `test`); their
+   * addresses are still checked. Default none; only for tests. */
+  extraPublicSuffixes?: string[];
   /** TLS of the sites (not of a proxy): a private CA, or no verification at all for a test server. */
   tls?: TlsOptions;
   /** Where HTTP_PROXY, HTTPS_PROXY and NO_PROXY (either case) are read, once, when the reader is created. Default process.env. */
@@ -52,8 +56,14 @@ export interface HomepageSkip {
   detail: string;
 }
 
+/** A profile as this reader returns it: with the address the page came from, which passed the address policy. */
+export interface CrawledProfile extends HomepageProfile {
+  fetchedFrom: FetchedFrom;
+}
+
 /** A HomepageReader that owns connections: close it when done (a Lambda container never needs to). */
 export interface ClosableHomepageReader extends HomepageReader {
+  read(domain: string, signal: AbortSignal): Promise<CrawledProfile | null>;
   /** True when the reader sends its requests through a proxy named in the environment. */
   readonly proxied: boolean;
   close(): Promise<void>;
@@ -76,6 +86,7 @@ class CrawlingHomepageReader implements ClosableHomepageReader {
   private readonly maxBodyBytes: number;
   private readonly maxRedirects: number;
   private readonly clock: Clock;
+  private readonly allow: AddressPolicy;
 
   constructor(private readonly options: HomepageReaderOptions) {
     this.connectMs = options.timeouts?.connectMs ?? 3_000;
@@ -84,16 +95,23 @@ class CrawlingHomepageReader implements ClosableHomepageReader {
     this.maxBodyBytes = options.maxBodyBytes ?? 2 * 1024 * 1024;
     this.maxRedirects = options.maxRedirects ?? 5;
     this.clock = options.clock ?? systemClock;
-    const trusted = new Set((options.trustedHosts ?? []).map((h) => h.toLowerCase()));
+    const trusted = new Set((options.trustedHosts ?? []).map(hostKey));
+    const suffixes = (options.extraPublicSuffixes ?? []).map((s) => `.${hostKey(s)}`);
+    const hostAllowed = (hostname: string) => {
+      const host = hostKey(hostname);
+      return trusted.has(host) || isPublicHostname(host) || suffixes.some((s) => host.endsWith(s) && isPublicHostname(`${host.slice(0, -s.length)}.com`));
+    };
     const allow: AddressPolicy = options.allowPrivateAddresses
       ? () => true
-      : (address, hostname) => trusted.has(hostname.toLowerCase()) || !isBlockedAddress(address);
+      : (address, hostname) => trusted.has(hostKey(hostname)) || !isBlockedAddress(address);
+    this.allow = allow;
     const proxy = proxyFromEnv(options.env ?? process.env);
     this.proxied = proxy !== null;
     this.client = new HttpClient({
       userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
       connectTimeoutMs: this.connectMs,
       resolve: options.lookup ?? systemResolver,
+      hostAllowed,
       allow,
       tls: options.tls ?? {},
       proxy,
@@ -101,17 +119,24 @@ class CrawlingHomepageReader implements ClosableHomepageReader {
   }
 
   /** Null for any site-side reason (see SkipReason); rejects only when `signal` aborts, with its reason. */
-  async read(domain: string, signal: AbortSignal): Promise<HomepageProfile | null> {
+  async read(domain: string, signal: AbortSignal): Promise<CrawledProfile | null> {
     signal.throwIfAborted();
     const deadline = AbortSignal.any([signal, AbortSignal.timeout(this.totalMs)]);
     try {
       const host = hostOf(domain);
       const page = await this.fetchHomepage(host, deadline);
+      deadline.throwIfAborted(); // the deadline wins over a page that arrived just too late
+      // Only a page from an address that passed the policy becomes a profile (and so enters the engine's cache).
+      const from = page.from;
+      if (!from || !this.allow(from.address, page.url.hostname)) {
+        throw new Skip('blocked-address', `${page.url.href}: not fetched from a known public address`);
+      }
+      // Linear in the page's size and capped (see extract.ts): a few tens of milliseconds for the worst 2 MiB page.
       const facts = extractFacts(page.bytes, page.charset);
       if (!facts.title && !facts.description && facts.headings.length === 0 && !facts.organizationName) {
         throw new Skip('no-text', `${page.url.href} has no title, description, heading or organisation name`);
       }
-      return { domain, url: page.url.href, ...facts, fetchedAt: this.clock.now().toISOString() };
+      return { domain, url: page.url.href, ...facts, fetchedAt: this.clock.now().toISOString(), fetchedFrom: from };
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       const skip = error instanceof Skip ? error : deadline.aborted ? new Skip('timeout', `no page within ${this.totalMs} ms`) : new Skip('error', describe(error));
@@ -149,7 +174,7 @@ class CrawlingHomepageReader implements ClosableHomepageReader {
   }
 
   private async fetchPage(start: URL, robots: RobotsGate, signal: AbortSignal) {
-    const { url, response } = await this.client.follow(start, {
+    const { url, response, from } = await this.client.follow(start, {
       accept: PAGE_ACCEPT,
       signal,
       maxRedirects: this.maxRedirects,
@@ -166,7 +191,7 @@ class CrawlingHomepageReader implements ClosableHomepageReader {
     }
     // Past the cap the page is cut, not refused: what the profile needs (head, JSON-LD, top headings) comes first.
     const { bytes } = await readBody(response, this.maxBodyBytes, signal);
-    return { url, bytes, charset };
+    return { url, bytes, charset, from };
   }
 }
 
@@ -183,6 +208,11 @@ function hostOf(domain: string): string {
     throw new Skip('invalid-domain', `not a bare host name: ${JSON.stringify(domain)}`);
   }
   return url.hostname;
+}
+
+/** A host name as the checks compare it: lower case, without IPv6 brackets or the trailing dot of a rooted name. */
+function hostKey(hostname: string): string {
+  return hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
 }
 
 function portSuffix(port: number | undefined, standard: number): string {

@@ -16,7 +16,7 @@ describe('normalizeDomain', () => {
     expect(normalizeDomain(input)).toBe(expected);
   });
 
-  it.each(['not a domain', 'localhost', '127.0.0.1', 'http://10.0.0.1/x', '[::1]', 'printer.local', 'db.internal', 'com', 'stripe', '', '-bad-.com', 'a..com'])(
+  it.each(['not a domain', 'localhost', 'localhost.', 'api.localhost', '127.0.0.1', '2130706433', '0x7f.1', '127.1', 'http://10.0.0.1/x', '[::1]', '[::ffff:127.0.0.1]', 'printer.local', 'db.internal', 'svc.cluster.local', 'router.home.arpa', 'abc.onion', 'metadata.google.internal', 'metadata.goog', 'shop.test', 'com', 'stripe', '', '-bad-.com', 'a..com'])(
     'refuses %j with invalid_domain',
     (input) => {
       expect(() => normalizeDomain(input)).toThrow(expect.objectContaining({ code: 'invalid_domain', status: 400 }));

@@ -1,6 +1,9 @@
-// What the crawler reads from a homepage's HTML: title, descriptions, headings, JSON-LD organisation, keywords, charset.
+// What the crawler reads from a homepage's HTML: title, descriptions, headings, JSON-LD organisation, keywords, charset;
+// and that generated hostile pages (deep nesting, huge attributes, giant JSON-LD, one huge text node) are read in one pass.
 import { describe, expect, it } from 'vitest';
 import { extractFacts } from '@rivals/crawler';
+import { MAX_JSON_LD_CHARS, MAX_TAGS } from '../../../packages/crawler/src/extract.js';
+import { hostilePages } from './hostile-pages.js';
 
 const page = (head: string, body = '') => Buffer.from(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`);
 
@@ -95,5 +98,52 @@ describe('homepage facts', () => {
 
     // Assess
     expect(facts).toEqual({ title: '', description: '', headings: [], organizationName: null, keywords: [] });
+  });
+});
+
+describe('homepage facts from hostile pages', () => {
+  it.each(hostilePages().map((p) => [p.name, p] as const))('reads %s in one bounded pass', (_name, hostile) => {
+    // Act
+    const facts = extractFacts(hostile.html, 'utf-8');
+
+    // Assess
+    expect(facts).toMatchObject(hostile.expected);
+  });
+
+  it('skips a JSON-LD script over 64 KiB without parsing it, and still reads the next one', () => {
+    // Prepare
+    const big = JSON.stringify({ '@type': 'Organization', name: 'Too Big', filler: 'x'.repeat(MAX_JSON_LD_CHARS) });
+    const html = page(`<script type="application/ld+json">${big}</script><script type="application/ld+json">{"@type":"Corporation","name":"Small Corp"}</script>`);
+
+    // Act
+    const facts = extractFacts(html);
+
+    // Assess
+    expect(facts.organizationName).toBe('Small Corp');
+  });
+
+  it('stops reading after the tag cap: a heading past it is not seen', () => {
+    // Prepare
+    const html = page('<title>T</title>', `<h1>Early</h1>${'<i></i>'.repeat(MAX_TAGS)}<h2>Late</h2>`);
+
+    // Act
+    const facts = extractFacts(html);
+
+    // Assess
+    expect(facts.headings).toEqual(['Early']);
+  });
+
+  it('reads like a browser: entities decoded, <noscript> and <svg><title> ignored, a title in the body is not the page\'s, a heading ends at the next heading', () => {
+    // Prepare
+    const html = Buffer.from(
+      `<html><head><noscript><title>No JS</title><meta name="description" content="noscript"></noscript><meta name="description" content="Fish &amp; chips &#x2014; fast"></head>` +
+        `<body><svg><title>icon</title></svg><title>Body title</title><h1>Fish &amp; <b>chips</b><h2>Menu<script>var x = "<h3>no</h3>";</script></h2></body></html>`,
+    );
+
+    // Act
+    const facts = extractFacts(html, 'utf-8');
+
+    // Assess
+    expect(facts).toEqual({ title: '', description: 'Fish & chips — fast', headings: ['Fish & chips', 'Menu'], organizationName: null, keywords: [] });
   });
 });

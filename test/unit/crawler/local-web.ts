@@ -5,7 +5,8 @@ import { createServer as createHttpServer, request as httpRequest, type Incoming
 import { createServer as createHttpsServer } from 'node:https';
 import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { generate } from 'selfsigned';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
+import { createHomepageReader, type HomepageReaderOptions, type HomepageSkip } from '@rivals/crawler';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -201,6 +202,39 @@ async function listen(server: Server, handler: Handler): Promise<LocalSite> {
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** For test files that start proxies, sites and readers themselves and set proxy variables: everything started, and
+ * every variable stubbed, is undone when each test ends. */
+export function useProxyWeb() {
+  let cleanup: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    vi.unstubAllEnvs();
+    await Promise.all(cleanup.map((close) => close()));
+    cleanup = [];
+  });
+  return {
+    /** Awaits a server, closed when the test ends. */
+    started: async <T extends { close(): Promise<void> }>(thing: Promise<T>): Promise<T> => {
+      const t = await thing;
+      cleanup.push(() => t.close());
+      return t;
+    },
+    /** A reader that takes `.test` names for public ones (their addresses are still checked) and records its skips. */
+    reader: (options: HomepageReaderOptions) => {
+      const skips: HomepageSkip[] = [];
+      const r = createHomepageReader({ extraPublicSuffixes: ['test'], onSkip: (skip) => skips.push(skip), ...options });
+      cleanup.push(() => r.close());
+      return { reader: r, skips };
+    },
+    /** Sets the proxy variables the way a deployment would, clearing lower-case ones the host may have. */
+    proxyEnv: (proxy: LocalProxy, noProxy = '') => {
+      for (const name of ['http_proxy', 'https_proxy', 'no_proxy']) vi.stubEnv(name, '');
+      vi.stubEnv('HTTP_PROXY', proxy.url);
+      vi.stubEnv('HTTPS_PROXY', proxy.url);
+      vi.stubEnv('NO_PROXY', noProxy);
     },
   };
 }

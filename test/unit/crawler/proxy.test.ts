@@ -1,39 +1,15 @@
 // Corporate egress proxies: with HTTP_PROXY/HTTPS_PROXY set the reader goes through the proxy (absolute-URI GET for
-// http, CONNECT for https) and leaves address checks to it; NO_PROXY hosts are reached directly and still filtered.
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHomepageReader, type HomepageReaderOptions, type HomepageSkip } from '@rivals/crawler';
-import { closedPort, fakeDns, forwardProxy, html, httpsSite, httpSite, redirect, routes, selfSignedCertificate, type Credentials, type LocalProxy, type LocalSite } from './local-web.js';
+// http, CONNECT for https). Every host is still checked here first: its name, then its addresses resolved locally (an
+// egress proxy reaches the internal network too). NO_PROXY hosts are reached directly and filtered in the connection.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { closedPort, fakeDns, forwardProxy, html, httpsSite, httpSite, redirect, routes, selfSignedCertificate, useProxyWeb, type Credentials, type LocalSite } from './local-web.js';
 
 const HOME = '<title>Acme</title><meta name="description" content="CRM for small teams"><h1>Close more deals</h1>';
+/** acme.test as a public site: the local check passes; the proxy (which dials 127.0.0.1 whatever it is asked) connects. */
+const PUBLIC_DNS = fakeDns({ 'acme.test': '93.184.215.14' });
 const never = () => new AbortController().signal;
 
-let cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await Promise.all(cleanup.map((close) => close()));
-  cleanup = [];
-});
-
-async function started<T extends { close(): Promise<void> }>(thing: Promise<T>): Promise<T> {
-  const t = await thing;
-  cleanup.push(() => t.close());
-  return t;
-}
-
-function reader(options: HomepageReaderOptions) {
-  const skips: HomepageSkip[] = [];
-  const r = createHomepageReader({ onSkip: (skip) => skips.push(skip), ...options });
-  cleanup.push(() => r.close());
-  return { reader: r, skips };
-}
-
-/** Sets the proxy variables the way a deployment would, clearing lower-case ones the host may have. */
-function proxyEnv(proxy: LocalProxy, noProxy = '') {
-  for (const name of ['http_proxy', 'https_proxy', 'no_proxy']) vi.stubEnv(name, '');
-  vi.stubEnv('HTTP_PROXY', proxy.url);
-  vi.stubEnv('HTTPS_PROXY', proxy.url);
-  vi.stubEnv('NO_PROXY', noProxy);
-}
+const { started, reader, proxyEnv } = useProxyWeb();
 
 describe('proxy from the environment', () => {
   let credentials: Credentials;
@@ -48,8 +24,8 @@ describe('proxy from the environment', () => {
     plain = await started(httpSite(routes({ '/': html(HOME) })));
     proxyEnv(proxy);
     const httpsPort = await closedPort();
-    // No lookup and no allowPrivateAddresses: the proxy resolves and connects, so neither is ours to do.
-    const { reader: r } = reader({ ports: { http: plain.port, https: httpsPort } });
+    // No allowPrivateAddresses: the proxy connects; the local resolution only vets the name.
+    const { reader: r } = reader({ ports: { http: plain.port, https: httpsPort }, lookup: PUBLIC_DNS });
 
     // Act
     const profile = await r.read('acme.test', never());
@@ -57,6 +33,7 @@ describe('proxy from the environment', () => {
     // Assess
     expect(r.proxied).toBe(true);
     expect(profile?.url).toBe(`http://acme.test:${plain.port}/`);
+    expect(profile?.fetchedFrom).toEqual({ address: '93.184.215.14', proxied: true });
     expect(proxy.seen).toEqual([`CONNECT acme.test:${httpsPort}`, `GET http://acme.test:${plain.port}/robots.txt`, `GET http://acme.test:${plain.port}/`]);
     expect(plain.requests.map((q) => q.host)).toEqual(['acme.test', 'acme.test']);
   });
@@ -66,7 +43,7 @@ describe('proxy from the environment', () => {
     const proxy = await started(forwardProxy());
     const secure = await started(httpsSite(routes({ '/': html(HOME) }), credentials));
     proxyEnv(proxy);
-    const { reader: r } = reader({ ports: { http: await closedPort(), https: secure.port }, tls: { ca: credentials.cert } });
+    const { reader: r } = reader({ ports: { http: await closedPort(), https: secure.port }, tls: { ca: credentials.cert }, lookup: PUBLIC_DNS });
 
     // Act
     const profile = await r.read('acme.test', never());
@@ -84,7 +61,7 @@ describe('proxy from the environment', () => {
     plain = await started(httpSite(routes({ '/': redirect('http://10.0.0.1:8080/admin', 302) })));
     proxyEnv(proxy);
     const httpsPort = await closedPort();
-    const { reader: r, skips } = reader({ ports: { http: plain.port, https: httpsPort } });
+    const { reader: r, skips } = reader({ ports: { http: plain.port, https: httpsPort }, lookup: PUBLIC_DNS });
 
     // Act
     const literal = await r.read('169.254.169.254', never());

@@ -12,7 +12,7 @@ const { site, closeAfterTest } = useSites();
 /** A reader with the production address filter (allowPrivateAddresses left at false). */
 async function guardedReader(http: number, options: HomepageReaderOptions = {}) {
   const skips: HomepageSkip[] = [];
-  const reader = createHomepageReader({ env: {}, ports: { http, https: await closedPort() }, onSkip: (skip) => skips.push(skip), ...options });
+  const reader = createHomepageReader({ env: {}, ports: { http, https: await closedPort() }, extraPublicSuffixes: ['test'], onSkip: (skip) => skips.push(skip), ...options });
   closeAfterTest(() => reader.close());
   return { reader, skips };
 }

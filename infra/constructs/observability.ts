@@ -1,0 +1,90 @@
+// infra: alarms to an SNS topic (with an optional email subscription) and a CloudWatch dashboard: what an operator
+// needs to see that the API answers, that functions and the table are healthy, and that credits are not stuck.
+import { Duration } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { Alarm, ComparisonOperator, Dashboard, GraphWidget, MathExpression, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+
+export interface ObservabilityProps {
+  api: RestApi;
+  table: ITable;
+  functions: Record<string, IFunction>;
+  deadLetterQueues: IQueue[];
+  alarmEmail?: string;
+  /** p99 latency (ms) above which the API alarms. */
+  latencyP99Ms?: number;
+}
+
+/** The namespace of the functions' own metrics (Powertools Metrics). */
+export const METRICS_NAMESPACE = 'Rivals';
+
+export class Observability extends Construct {
+  readonly topic: Topic;
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: ObservabilityProps) {
+    super(scope, id);
+    this.topic = new Topic(this, 'Alarms', { displayName: 'Rivals alarms', enforceSSL: true });
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+    const five = Duration.minutes(5);
+
+    const alarm = (name: string, metric: IMetric, threshold: number, description: string, periods = 1) => {
+      const a = new Alarm(this, name, {
+        metric,
+        threshold,
+        evaluationPeriods: periods,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: description,
+      });
+      a.addAlarmAction(new SnsAction(this.topic));
+      this.alarms.push(a);
+      return a;
+    };
+
+    alarm('Api5xx', props.api.metricServerError({ period: five, statistic: 'Sum' }), 5, 'The API answered 5 or more 5xx responses in 5 minutes.');
+    alarm('ApiLatencyP99', props.api.metricLatency({ period: five, statistic: 'p99' }), props.latencyP99Ms ?? 5_000, 'The API\'s p99 latency is high.', 3);
+    for (const [name, fn] of Object.entries(props.functions)) {
+      alarm(`${name}Errors`, fn.metricErrors({ period: five, statistic: 'Sum' }), 1, `${name}: the function failed.`);
+      alarm(`${name}Throttles`, fn.metricThrottles({ period: five, statistic: 'Sum' }), 1, `${name}: Lambda throttled the function.`);
+    }
+    const tableThrottles = new MathExpression({
+      expression: 'reads + writes',
+      usingMetrics: {
+        reads: props.table.metric('ReadThrottleEvents', { period: five, statistic: 'Sum' }),
+        writes: props.table.metric('WriteThrottleEvents', { period: five, statistic: 'Sum' }),
+      },
+      period: five,
+    });
+    alarm('TableThrottles', tableThrottles, 1, 'DynamoDB throttled reads or writes on the table.');
+    props.deadLetterQueues.forEach((queue, i) =>
+      alarm(`DeadLetters${i}`, queue.metricApproximateNumberOfMessagesVisible({ period: five, statistic: 'Maximum' }), 1, 'Messages reached a dead-letter queue: redrive them once the cause is fixed.'),
+    );
+    const own = (metricName: string) => new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: 'rivals' }, period: five, statistic: 'Sum' });
+    alarm('SweeperRefunds', own('SweeperRefunds'), 1, 'The sweeper refunded searches whose process died: look for crashes or database errors.');
+
+    new Dashboard(this, 'Dashboard', {
+      dashboardName: `${scope.node.id}-rivals`.replace(/[^A-Za-z0-9_-]/g, '-'),
+      widgets: [
+        [
+          new GraphWidget({ title: 'Requests and errors', left: [props.api.metricCount({ period: five }), props.api.metricClientError({ period: five }), props.api.metricServerError({ period: five })] }),
+          new GraphWidget({ title: 'Latency (ms)', left: [props.api.metricLatency({ period: five, statistic: 'p50' }), props.api.metricLatency({ period: five, statistic: 'p99' })] }),
+        ],
+        [
+          new GraphWidget({ title: 'Searches, refunds, rate limited', left: ['Searches', 'Refunds', 'RateLimited', 'SweeperRefunds'].map(own) }),
+          new GraphWidget({ title: 'Research time (ms)', left: [new Metric({ namespace: METRICS_NAMESPACE, metricName: 'ResearchTime', dimensionsMap: { service: 'rivals' }, period: five, statistic: 'p99' })] }),
+        ],
+        [
+          new GraphWidget({ title: 'Function errors', left: Object.values(props.functions).map((fn) => fn.metricErrors({ period: five })) }),
+          new GraphWidget({ title: 'Table throttles and dead letters', left: [tableThrottles, ...props.deadLetterQueues.map((q) => q.metricApproximateNumberOfMessagesVisible({ period: five }))] }),
+        ],
+      ],
+    });
+  }
+}

@@ -1,0 +1,20 @@
+// dev tool: CPU time of homepage extraction on generated hostile pages (the crawler hardening cases), per page.
+// Run with `npm run bench:extract`; each page should take well under 300 ms.
+import { extractFacts } from '@rivals/crawler';
+import { hostilePages } from '../test/unit/crawler/hostile-pages.js';
+
+const RUNS = 5;
+
+for (const { name, html } of hostilePages()) {
+  extractFacts(html, 'utf-8'); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = process.cpuUsage();
+    extractFacts(html, 'utf-8');
+    const used = process.cpuUsage(start);
+    times.push((used.user + used.system) / 1000);
+  }
+  times.sort((a, b) => a - b);
+  const kib = Math.round(html.length / 1024);
+  console.log(`${name.padEnd(52)} ${String(kib).padStart(5)} KiB  median ${times[RUNS >> 1]!.toFixed(1).padStart(6)} ms CPU  max ${times[RUNS - 1]!.toFixed(1).padStart(6)} ms`);
+}

@@ -1,0 +1,70 @@
+// Least privilege, read off the synthesised templates: no action is a wildcard, no function may Scan, and every
+// resource wildcard is one that AWS requires, named here with its reason.
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildStage } from '../../infra/stage.js';
+
+interface Statement {
+  Action: string | string[];
+  Resource: unknown;
+  Effect: string;
+}
+
+/** Resource wildcards AWS requires, each with its reason (the action it is for). */
+const JUSTIFIED_WILDCARDS: Record<string, string> = {
+  'xray:PutTraceSegments': 'X-Ray trace segments have no resource-level permissions',
+  'xray:PutTelemetryRecords': 'X-Ray telemetry has no resource-level permissions',
+};
+
+let templates: Template[] = [];
+const outdir = mkdtempSync(join(tmpdir(), 'rivals-iam-'));
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+beforeAll(() => {
+  const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
+  // A dev stage (data not retained: S3 auto-delete) and a production-like one, with every option on.
+  const dev = buildStage(app, 'dev');
+  const app2 = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], customerManagedKey: 'true', waf: 'true' } });
+  const prod = buildStage(app2, 'prod');
+  templates = [dev.stateful, dev.api, prod.stateful, prod.api].map((stack) => Template.fromStack(stack));
+});
+
+/** Every statement of every policy: managed-by-CDK policies and the inline policies of roles. */
+const statements = (): { policy: string; statement: Statement }[] =>
+  templates.flatMap((t) => [
+    ...Object.entries(t.findResources('AWS::IAM::Policy')).flatMap(([policy, r]) =>
+      (r.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({ policy, statement })),
+    ),
+    ...Object.entries(t.findResources('AWS::IAM::Role')).flatMap(([role, r]) =>
+      ((r.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement.map((statement) => ({ policy: role, statement }))),
+    ),
+  ]);
+const actionsOf = (s: Statement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+const hasWildcard = (resource: unknown): boolean =>
+  typeof resource === 'string' ? resource.includes('*') : Array.isArray(resource) ? resource.some(hasWildcard) : JSON.stringify(resource ?? '').includes('*');
+
+describe('IAM', () => {
+  it('reads the policies of every function', () => {
+    expect(statements().filter(({ statement }) => actionsOf(statement).includes('dynamodb:GetItem')).length).toBeGreaterThan(5);
+  });
+
+  it('never grants a wildcard action', () => {
+    const wild = statements().filter(({ statement }) => actionsOf(statement).some((a) => a.includes('*')));
+    expect(wild.map(({ policy, statement }) => `${policy}: ${actionsOf(statement).join(',')}`)).toEqual([]);
+  });
+
+  it('never lets a function Scan the table', () => {
+    const scans = statements().filter(({ statement }) => actionsOf(statement).includes('dynamodb:Scan'));
+    expect(scans.map(({ policy }) => policy)).toEqual([]);
+  });
+
+  it('uses a resource wildcard only where AWS requires one', () => {
+    const unjustified = statements()
+      .filter(({ statement }) => hasWildcard(statement.Resource))
+      .filter(({ statement }) => !actionsOf(statement).every((a) => a in JUSTIFIED_WILDCARDS));
+    expect(unjustified.map(({ policy, statement }) => `${policy}: ${actionsOf(statement).join(',')} on ${JSON.stringify(statement.Resource)}`)).toEqual([]);
+  });
+});
