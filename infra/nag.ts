@@ -13,6 +13,11 @@ export function acknowledgeNagFindings({ stateful, api, config }: Stage): void {
     S1: 'The uploads bucket only holds CSV uploads for 7 days; object-level access is logged by CloudTrail data events where the account enables them.',
   });
   acknowledge(api, {
+    S1: 'The dashboard bucket holds the built site, rewritten on every deploy and read only by CloudFront.',
+    CFR1: 'Rivals serves customers in every country: no geo restriction.',
+    CFR2: 'The API behind /api has its own WAF (context waf=true) and per-key and per-IP limiters; the rest is static files.',
+    CFR3: 'Requests to the API are logged by API Gateway\'s access logs; CloudFront standard logs would need an ACL-enabled bucket.',
+    CFR4: 'With a custom domain the floor is TLS 1.2 (2021); without one, CloudFront\'s default certificate sets it.',
     'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]':
       'AWSLambdaBasicExecutionRole only lets a function write its own logs.',
     'IAM5[Resource::*]': 'X-Ray trace segments and telemetry have no resource-level permissions.',

@@ -45,6 +45,11 @@ export const ROUTES: RouteSpec[] = [
   { id: 'ListSavedCompanies', method: 'GET', path: '/api/saved-companies', entry: 'functions/http/list-saved-companies.ts', auth: true, indexes: ['gsi1'] },
   { id: 'SaveCompany', method: 'POST', path: '/api/saved-companies', entry: 'functions/http/save-company.ts', auth: true },
   { id: 'RemoveSavedCompany', method: 'DELETE', path: '/api/saved-companies/{domain}', entry: 'functions/http/remove-saved-company.ts', auth: true },
+  { id: 'CreateApiKey', method: 'POST', path: '/api/auth/api-keys', entry: 'functions/http/create-api-key.ts', auth: true },
+  { id: 'ListApiKeys', method: 'GET', path: '/api/auth/api-keys', entry: 'functions/http/list-api-keys.ts', auth: true },
+  // Both revocation routes run the same handler: the id comes from the path or from the body.
+  { id: 'RevokeApiKey', method: 'DELETE', path: '/api/auth/api-keys/{id}', entry: 'functions/http/revoke-api-key.ts', auth: true },
+  { id: 'RevokeApiKeyByBody', method: 'DELETE', path: '/api/auth/api-keys', entry: 'functions/http/revoke-api-key.ts', auth: true },
 ];
 
 /** Functions run on a schedule (EventBridge in AWS; a timer in the local runtime). */
@@ -68,4 +73,18 @@ export const accessOf = (route: RouteSpec): 'none' | 'read' | 'write' => route.a
 export const AUTHORIZER = { id: 'ApiKeyAuthorizer', entry: 'functions/authorizer/api-key.ts', header: 'X-API-Key', cacheTtlSeconds: 60 } as const;
 
 /** Environment variables every function reads (functions/shared/config.ts). */
-export const ENV = { table: 'TABLE_NAME', kbIndex: 'KB_INDEX_PATH', freeCredits: 'FREE_CREDITS', deadline: 'RESEARCH_DEADLINE_MS', version: 'SERVICE_VERSION', publicBaseUrl: 'PUBLIC_BASE_URL' } as const;
+export const ENV = {
+  table: 'TABLE_NAME',
+  kbIndex: 'KB_INDEX_PATH',
+  freeCredits: 'FREE_CREDITS',
+  deadline: 'RESEARCH_DEADLINE_MS',
+  version: 'SERVICE_VERSION',
+  publicBaseUrl: 'PUBLIC_BASE_URL',
+  rateLimitKeyPerSecond: 'RATE_LIMIT_KEY_PER_SECOND',
+  rateLimitKeyBurst: 'RATE_LIMIT_KEY_BURST',
+  rateLimitIpPerSecond: 'RATE_LIMIT_IP_PER_SECOND',
+  rateLimitIpBurst: 'RATE_LIMIT_IP_BURST',
+} as const;
+
+/** Partition-key prefix of the rate-limit buckets (packages/db keys.rateBucket): every function may update those items. */
+export const RATE_LIMIT_PARTITION = 'RATE#';

@@ -2,13 +2,13 @@
 // or (?format=csv) as a CSV export. Free.
 import { MyCompaniesQuery } from '@rivals/contracts';
 import { services } from '../shared/container.js';
-import { httpRoute, validate } from '../shared/http.js';
+import { httpRoute } from '../shared/http.js';
 
 export const handler = httpRoute({
   auth: true,
+  query: MyCompaniesQuery,
   handler: async ({ principal, query }) => {
-    const { format } = validate(MyCompaniesQuery, query);
-    if (format === 'json') return { statusCode: 200, body: await services().myCompanies.list(principal.accountId) };
+    if (query.format === 'json') return { statusCode: 200, body: await services().myCompanies.list(principal.accountId) };
     return {
       statusCode: 200,
       headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': 'attachment; filename="my-companies.csv"' },

@@ -2,6 +2,7 @@
 import { SearchRequest } from '@rivals/contracts';
 import { httpRoute } from '../shared/http.js';
 import { once } from '../shared/idempotency.js';
+import { recordFailedSearch, recordSearch } from '../shared/search-metrics.js';
 import { searchService } from '../shared/research.js';
 
 export const handler = httpRoute({
@@ -9,8 +10,14 @@ export const handler = httpRoute({
   body: SearchRequest,
   handler: async (request) =>
     once('search', request, request.body, async () => {
-      const { searchId, result } = await searchService().search(request.principal.accountId, request.body);
-      // The body is exactly the Search result; the id of the stored search (GET /api/searches/:id) rides in a header.
-      return { statusCode: 200, body: result, headers: { 'x-search-id': searchId } };
+      try {
+        const { searchId, result } = await searchService().search(request.principal.accountId, request.body);
+        recordSearch(result.elapsedSeconds);
+        // The body is exactly the Search result; the id of the stored search (GET /api/searches/:id) rides in a header.
+        return { statusCode: 200, body: result, headers: { 'x-search-id': searchId } };
+      } catch (error) {
+        recordFailedSearch(error);
+        throw error;
+      }
     }),
 });

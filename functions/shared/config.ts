@@ -1,4 +1,6 @@
 // composition root: configuration from the environment, read once. Names match infra's and the local runtime's.
+import { DEFAULT_RATE_LIMITS, type RateLimits } from '@rivals/core';
+
 const intFromEnv = (name: string, fallback: number): number => {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -22,6 +24,27 @@ export const config = {
   /** The dashboard's origin, to make share links absolute; they are relative (/share/<token>) without it. */
   get publicBaseUrl(): string | undefined {
     return process.env.PUBLIC_BASE_URL || undefined;
+  },
+  /** Token buckets per key and per IP (API.md "Limits"); 0 turns one off. */
+  get rateLimits(): RateLimits {
+    const { key, ip } = DEFAULT_RATE_LIMITS;
+    return {
+      key: { perSecond: intFromEnv('RATE_LIMIT_KEY_PER_SECOND', key.perSecond), burst: intFromEnv('RATE_LIMIT_KEY_BURST', key.burst) },
+      ip: { perSecond: intFromEnv('RATE_LIMIT_IP_PER_SECOND', ip.perSecond), burst: intFromEnv('RATE_LIMIT_IP_BURST', ip.burst) },
+    };
+  },
+  /**
+   * Parts health checks, as `name=url,...` in HEALTH_PROBE_URLS. The local runtime names its engines; AWS names none,
+   * so there health touches no dependency.
+   */
+  get healthProbes(): { name: string; url: string }[] {
+    return (process.env.HEALTH_PROBE_URLS ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => {
+        const [name = '', url = ''] = pair.split(/=(.*)/s);
+        return { name, url };
+      });
   },
   get version(): string {
     return process.env.SERVICE_VERSION ?? '0.1.0';

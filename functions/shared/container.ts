@@ -9,6 +9,7 @@ import {
   DynamoApiKeyStore,
   DynamoCompanyStore,
   DynamoCreditsLedger,
+  DynamoRateLimiter,
   DynamoRunningSearches,
   DynamoSavedCompanyStore,
   DynamoSearchStore,
@@ -17,14 +18,14 @@ import {
   type TableRef,
 } from '@rivals/db';
 import { config } from './config.js';
-import { logger } from './observability.js';
+import { logger, tracer } from './observability.js';
 
 export const lazy = <T>(make: () => T): (() => T) => {
   let value: T | undefined;
   return () => (value ??= make());
 };
 
-const dynamo = lazy(() => createDynamoClient());
+const dynamo = lazy(() => tracer.captureAWSv3Client(createDynamoClient()));
 const table = lazy((): TableRef => ({ client: createDocumentClient(dynamo()), tableName: config.tableName }));
 const ids = lazy(ulidIds);
 const ledger = lazy(() => new DynamoCreditsLedger(table(), ids()));
@@ -38,6 +39,7 @@ const registry = {
   myCompanies: lazy(() => new MyCompanies(new DynamoCompanyStore(table()))),
   shareService: lazy(() => new ShareService({ searches: searches(), shares: new DynamoShareStore(table()), clock: systemClock, publicBaseUrl: config.publicBaseUrl })),
   watchlist: lazy(() => new WatchlistService({ saved: new DynamoSavedCompanyStore(table()), searches: searches(), clock: systemClock })),
+  rateLimiter: lazy(() => new DynamoRateLimiter(table(), systemClock)),
   idempotencyStore: lazy(() => new SingleTableIdempotencyStore(config.tableName, dynamo())),
   accountService: lazy(() => new AccountService({ accounts: new DynamoAccountStore(table(), ledger()), ledger: ledger(), clock: systemClock, ids: ids() })),
   sweeper: lazy(
@@ -49,7 +51,15 @@ const registry = {
         onError: (search, error) => logger.error('sweeper could not refund a search', { searchId: search.searchId, error: error as Error }),
       }),
   ),
-  apiKeyService: lazy(() => new ApiKeyService({ keys: new DynamoApiKeyStore(table()), clock: systemClock, ids: ids() })),
+  apiKeyService: lazy(
+    () =>
+      new ApiKeyService({
+        keys: new DynamoApiKeyStore(table()),
+        clock: systemClock,
+        ids: ids(),
+        onTouchFailure: (error) => logger.warn('lastUsedAt not recorded', { error: error as Error }),
+      }),
+  ),
 };
 
 type Services = { readonly [K in keyof typeof registry]: ReturnType<(typeof registry)[K]> };

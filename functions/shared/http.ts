@@ -1,21 +1,27 @@
-// composition root: the one middy chain of every HTTP function (normalise headers, parse JSON, validate, map errors).
+// composition root: the one middy chain of every HTTP function (normalise headers, check the principal, take
+// rate-limit tokens, parse JSON, validate, map errors), and the one place responses are built.
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import { ApiError, invalidRequest, type Principal } from '@rivals/core';
+import { API_RESPONSE_HEADERS } from '@rivals/contracts';
+import { ApiError, invalidRequest, requestBuckets, type Principal, type RateLimitDecision } from '@rivals/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
+import { config } from './config.js';
 import { errorBody, toApiError } from './errors.js';
-import { CORRELATION_ID_PATH, logger } from './observability.js';
+import { CORRELATION_ID_PATH, logger, metrics, tracer } from './observability.js';
+import { rateLimited, rateLimitHeaders, takeTokens } from './rate-limit.js';
 
-export interface HttpRequest<Body> {
+export interface HttpRequest<Body, Query = Record<string, string | undefined>> {
   body: Body;
   principal: Principal;
   requestId: string;
   headers: Record<string, string | undefined>;
   pathParameters: Record<string, string | undefined>;
-  query: Record<string, string | undefined>;
+  /** The query string, validated by the route's `query` schema when it has one. */
+  query: Query;
   context: Context;
 }
 
@@ -26,35 +32,56 @@ export interface HttpResponse {
   headers?: Record<string, string>;
 }
 
-type Handler<Body> = (request: HttpRequest<Body>) => Promise<HttpResponse>;
+type Parsed<Schema, Otherwise> = Schema extends z.ZodType ? z.output<Schema> : Otherwise;
+type Handler<Body, Query> = (request: HttpRequest<Body, Query>) => Promise<HttpResponse>;
 
-interface RouteOptions<Schema extends z.ZodType | undefined> {
+interface RouteOptions<Schema extends z.ZodType | undefined, QuerySchema extends z.ZodType | undefined> {
   /** Reads the authorizer's principal. False only for the routes API.md names as keyless. */
   auth: boolean;
+  /** The JSON body's schema. A request without a body is validated as `undefined`, so a schema may make it optional. */
   body?: Schema;
-  handler: Handler<Schema extends z.ZodType ? z.output<Schema> : undefined>;
+  /** The query string's schema (values arrive as strings). */
+  query?: QuerySchema;
+  handler: Handler<Parsed<Schema, undefined>, Parsed<QuerySchema, Record<string, string | undefined>>>;
 }
+
+const publishMetrics = async () => {
+  if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+};
 
 const requestIdOf = (event: APIGatewayProxyEvent) => event.requestContext?.requestId ?? 'unknown';
 
+/** The rate-limit decision of each request in flight, so that whatever answers it carries the RateLimit-* headers. */
+const decisions = new WeakMap<APIGatewayProxyEvent, RateLimitDecision>();
+
 const isText = (headers: Record<string, string> | undefined) => /^text\//i.test(headers?.['content-type'] ?? '');
 
-export function jsonResult(response: HttpResponse, requestId: string): APIGatewayProxyResult {
+export function jsonResult(response: HttpResponse, requestId: string, rateLimit?: RateLimitDecision): APIGatewayProxyResult {
   return {
     statusCode: response.statusCode,
-    headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...response.headers },
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...API_RESPONSE_HEADERS, ...rateLimitHeaders(rateLimit), ...response.headers },
     body: response.body === undefined ? '' : typeof response.body === 'string' && isText(response.headers) ? response.body : JSON.stringify(response.body),
   };
 }
 
-export const errorResult = (error: unknown, requestId: string): APIGatewayProxyResult => {
+export const errorResult = (error: unknown, requestId: string, rateLimit?: RateLimitDecision): APIGatewayProxyResult => {
   const apiError = toApiError(error);
   const retryAfter = apiError.extra.retryAfterSeconds;
   return jsonResult(
     { statusCode: apiError.status, body: errorBody(apiError, requestId), headers: retryAfter ? { 'retry-after': String(retryAfter) } : {} },
     requestId,
+    rateLimit,
   );
 };
+
+/** Takes the request's tokens (per IP; per key on keyed routes) before any work; 429 rate_limited when refused. */
+async function limitRate(event: APIGatewayProxyEvent, auth: boolean): Promise<void> {
+  const ip = event.requestContext?.identity?.sourceIp ?? undefined;
+  const decision = await takeTokens(requestBuckets(config.rateLimits, { ip, keyId: auth ? principalOf(event).keyId : undefined }));
+  if (!decision) return;
+  decisions.set(event, decision);
+  if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+}
 
 /** The authorizer's context, the only identity a handler trusts. */
 function principalOf(event: APIGatewayProxyEvent): Principal {
@@ -65,28 +92,40 @@ function principalOf(event: APIGatewayProxyEvent): Principal {
   return { accountId, keyId };
 }
 
-/** zod validation of the parsed body: a schema violation is 400 invalid_request with the field and the problem. */
-export function validate<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
-  const parsed = schema.safeParse(body);
+/** zod validation of the parsed body or query: a violation is 400 invalid_request with the field and the problem. */
+function validate<Schema extends z.ZodType>(schema: Schema, value: unknown, where: 'body' | 'query' = 'body'): z.output<Schema> {
+  const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const details = parsed.error.issues.map((issue) => {
     const keys = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.');
-    return { field: keys || 'body', problem: issue.message };
+    return { field: keys || where, problem: issue.message };
   });
   throw invalidRequest(`Invalid request: ${details.map((d) => `${d.field}: ${d.problem}`).join('; ')}`, details);
 }
 
-export function httpRoute<Schema extends z.ZodType | undefined = undefined>(options: RouteOptions<Schema>) {
+const hasBody = (event: APIGatewayProxyEvent) => event.body !== null && event.body !== undefined && event.body !== '';
+
+export function httpRoute<Schema extends z.ZodType | undefined = undefined, QuerySchema extends z.ZodType | undefined = undefined>(
+  options: RouteOptions<Schema, QuerySchema>,
+) {
   // Log lines carry the Lambda context and API Gateway's request id, so one request can be followed end to end.
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(injectLambdaContext(logger, { correlationIdPath: CORRELATION_ID_PATH, resetKeys: true }))
+    // Published only when a handler recorded some, so that routes without metrics log nothing about them.
+    .use({ after: publishMetrics, onError: publishMetrics })
     .use(httpHeaderNormalizer());
-  // 401 comes before any 400 (API.md's order of errors), so the principal is checked before the body is parsed.
+  // API.md's order of errors is 401, 429, 400: the principal, then the rate limits, then the body.
   if (options.auth) chain.use({ before: async (request) => void principalOf(request.event) });
-  if (options.body) chain.use(httpJsonBodyParser());
+  chain.use({ before: async (request) => limitRate(request.event, options.auth) });
+  if (options.body) {
+    // No body at all is left to the schema (absent, so undefined); any body must be JSON.
+    const parser = httpJsonBodyParser();
+    chain.use({ before: async (request) => (hasBody(request.event) ? parser.before?.(request) : void (request.event.body = undefined as never)) });
+  }
   chain.use({
     onError: async (request) => {
-      request.response = errorResult(request.error, requestIdOf(request.event));
+      request.response = errorResult(request.error, requestIdOf(request.event), decisions.get(request.event));
     },
   });
   return chain.handler(async (event, context) => {
@@ -97,9 +136,9 @@ export function httpRoute<Schema extends z.ZodType | undefined = undefined>(opti
       requestId,
       headers: event.headers ?? {},
       pathParameters: event.pathParameters ?? {},
-      query: event.queryStringParameters ?? {},
+      query: options.query ? validate(options.query, event.queryStringParameters ?? {}, 'query') : (event.queryStringParameters ?? {}),
       context,
-    } as HttpRequest<Schema extends z.ZodType ? z.output<Schema> : undefined>;
-    return jsonResult(await options.handler(request), requestId);
+    } as HttpRequest<Parsed<Schema, undefined>, Parsed<QuerySchema, Record<string, string | undefined>>>;
+    return jsonResult(await options.handler(request), requestId, decisions.get(event));
   });
 }

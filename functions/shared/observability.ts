@@ -1,8 +1,9 @@
-// composition root: one logger and one metrics instance for every function (Powertools), created once per container. Its correlation id is
+// composition root: one logger, one metrics and one tracer instance for every function (Powertools), created once per container. Its correlation id is
 // API Gateway's request id, which is also the X-Request-Id every response carries.
 import { Logger } from '@aws-lambda-powertools/logger';
 import { correlationPaths, search } from '@aws-lambda-powertools/logger/correlationId';
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import { Tracer } from '@aws-lambda-powertools/tracer';
 
 export const logger = new Logger({
   serviceName: 'rivals',
@@ -14,3 +15,6 @@ export const CORRELATION_ID_PATH = correlationPaths.API_GATEWAY_REST;
 
 /** One metrics instance for every function (CloudWatch embedded metric format), namespace Rivals. */
 export const metrics = new Metrics({ namespace: 'Rivals', serviceName: 'rivals' });
+
+/** X-Ray tracing of every function and of its AWS SDK calls; a no-op outside Lambda. */
+export const tracer = new Tracer({ serviceName: 'rivals' });

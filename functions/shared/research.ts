@@ -7,16 +7,23 @@ import { createEngine } from '@rivals/engine';
 import { providersFromEnv } from '@rivals/providers';
 import { config } from './config.js';
 import { lazy, services } from './container.js';
+import { providerEnvironment } from './provider-secrets.js';
+
+// Read during init (a top-level await), so that no request waits for Secrets Manager.
+const providerEnv = await providerEnvironment();
 
 const engine = lazy(() =>
   createEngine({
     homepage: createHomepageReader(),
     profileCache: new DynamoProfileCache(services().table),
     // Off unless RIVALS_PROVIDERS names them; see @rivals/providers.
-    providers: providersFromEnv(),
+    providers: providersFromEnv(providerEnv),
   }),
 );
 
 export const searchService = lazy(
   () => new SearchService({ ledger: services().ledger, engine: engine(), clock: systemClock, ids: services().ids, deadlineMs: config.researchDeadlineMs }),
 );
+
+// The knowledge base is loaded while the function initialises, not inside the first request.
+engine();

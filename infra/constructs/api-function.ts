@@ -92,4 +92,21 @@ export class ApiFunction extends NodejsFunction {
     if (table.encryptionKey) table.encryptionKey.grant(this, 'kms:Decrypt', 'kms:DescribeKey', ...(access === 'write' ? ['kms:Encrypt', 'kms:GenerateDataKey'] : []));
     return this;
   }
+
+  /**
+   * Reads and conditional updates of the items whose partition key starts with one of `leadingKeys` only (rate-limit
+   * buckets; the authorizer's lastUsedAt), whatever the function's access mode.
+   */
+  grantItemUpdates(table: ITable, leadingKeys: string[]): this {
+    this.addEnvironment(ENV.table, table.tableName);
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeys.map((k) => `${k}*`) } },
+      }),
+    );
+    if (table.encryptionKey) table.encryptionKey.grant(this, 'kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey');
+    return this;
+  }
 }

@@ -7,12 +7,16 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../config.js';
-import { ApiFunction } from '../constructs/api-function.js';
+import { ApiFunction, PROJECT_ROOT } from '../constructs/api-function.js';
+import { join } from 'node:path';
 import { Observability } from '../constructs/observability.js';
+import { WebFront } from '../constructs/web-front.js';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { accessOf, AUTHORIZER, ENV, ROUTES, SCHEDULED } from '../routes.js';
+import { accessOf, AUTHORIZER, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED } from '../routes.js';
 
 export interface ApiStackProps extends StackProps {
   table: ITable;
@@ -23,14 +27,28 @@ export interface ApiStackProps extends StackProps {
 }
 
 /** Bodies of API Gateway's own answers: the same shape as every error of the API (contracts/errors.ts). */
-const errorTemplate = (code: string, message: string) =>
-  JSON.stringify({ error: { code, message, requestId: '$context.requestId' } });
+const errorTemplate = (code: string, message: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ error: { code, message, requestId: '$context.requestId', ...extra } });
+
+/** What a gateway 429 asks a client to wait: API Gateway's limiter and the functions' whole-number rates refill within a second. */
+const GATEWAY_RETRY_AFTER_SECONDS = 1;
 
 /**
  * API Gateway's own answers, in the API's error shape. A response type with a fixed meaning gets its status; the two
  * defaults keep the status API Gateway chose (a 504 stays a 504), with a code that fits any status of their class.
  */
-export const GATEWAY_ERRORS: { type: ResponseType; status?: string; code: string; message: string }[] = [
+export const GATEWAY_ERRORS: { type: ResponseType; status?: string; code: string; message: string; extra?: Record<string, unknown> }[] = [
+  // The authorizer throws (an error, which API Gateway never caches) when the key lookups of one IP are over the
+  // limit, and API Gateway answers every authorizer error with this response. A Deny could be neither a 429 nor left
+  // uncached (it would refuse the key for 60 s, from every address). So an authorizer that fails for another reason
+  // (its table unreachable) is a 429 too: retryable, and visible in the authorizer's error metric and logs.
+  {
+    type: ResponseType.AUTHORIZER_CONFIGURATION_ERROR,
+    status: '429',
+    code: 'rate_limited',
+    message: 'Too many requests from this address; slow down and retry after the Retry-After seconds.',
+    extra: { retryAfterSeconds: GATEWAY_RETRY_AFTER_SECONDS },
+  },
   { type: ResponseType.UNAUTHORIZED, status: '401', code: 'missing_api_key', message: 'Send your API key in the X-API-Key header.' },
   { type: ResponseType.ACCESS_DENIED, status: '401', code: 'invalid_api_key', message: 'The API key is not valid: it is unknown, malformed or revoked.' },
   { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, status: '404', code: 'not_found', message: 'No such route.' },
@@ -73,6 +91,9 @@ const ACCESS_LOG_FIELDS = {
   userAgent: '$context.identity.userAgent',
 };
 
+/** The dashboard's built files (packages/dashboard, built by Vite before a deploy). */
+const DASHBOARD_DIR = join(PROJECT_ROOT, 'packages', 'dashboard', 'dist');
+
 export class ApiStack extends Stack {
   readonly api: RestApi;
   readonly functions: Record<string, ApiFunction> = {};
@@ -84,10 +105,10 @@ export class ApiStack extends Stack {
       [ENV.freeCredits]: String(config.freeCredits),
       [ENV.deadline]: String(config.researchDeadlineMs),
       [ENV.version]: props.version,
-      RATE_LIMIT_KEY_PER_SECOND: String(config.rateLimits.keyPerSecond),
-      RATE_LIMIT_KEY_BURST: String(config.rateLimits.keyBurst),
-      RATE_LIMIT_IP_PER_SECOND: String(config.rateLimits.ipPerSecond),
-      RATE_LIMIT_IP_BURST: String(config.rateLimits.ipBurst),
+      [ENV.rateLimitKeyPerSecond]: String(config.rateLimits.keyPerSecond),
+      [ENV.rateLimitKeyBurst]: String(config.rateLimits.keyBurst),
+      [ENV.rateLimitIpPerSecond]: String(config.rateLimits.ipPerSecond),
+      [ENV.rateLimitIpBurst]: String(config.rateLimits.ipBurst),
       ...(config.publicBaseUrl ? { [ENV.publicBaseUrl]: config.publicBaseUrl } : {}),
     };
     const logRemoval = config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
@@ -104,7 +125,7 @@ export class ApiStack extends Stack {
         ...(config.cloudWatchRole ? { loggingLevel: MethodLoggingLevel.ERROR } : {}),
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
-        // Stage-wide backstop; the per-key and per-IP limiters live in the functions.
+        // Stage-wide backstop; the per-key and per-IP token buckets of API.md live in the functions (DynamoDB).
         throttlingRateLimit: 200,
         throttlingBurstLimit: 400,
       },
@@ -112,18 +133,21 @@ export class ApiStack extends Stack {
       cloudWatchRole: config.cloudWatchRole,
       disableExecuteApiEndpoint: false,
     });
-    for (const { type, status, code, message } of GATEWAY_ERRORS) {
+    for (const { type, status, code, message, extra } of GATEWAY_ERRORS) {
       this.api.addGatewayResponse(`Gateway${type.responseType}`, {
         type,
         ...(status ? { statusCode: status } : {}),
         // A throttled client is told when to come back (API Gateway's own limiter refills within a second).
-        responseHeaders: { ...GATEWAY_HEADERS, ...(status === '429' ? { 'Retry-After': "'1'" } : {}) },
-        templates: { 'application/json': errorTemplate(code, message) },
+        responseHeaders: { ...GATEWAY_HEADERS, ...(status === '429' ? { 'Retry-After': `'${GATEWAY_RETRY_AFTER_SECONDS}'` } : {}) },
+        templates: { 'application/json': errorTemplate(code, message, extra) },
       });
     }
 
-    // The authorizer reads key records only: today through GSI1 by the key's hash.
-    const authorizerFunction = new ApiFunction(this, AUTHORIZER.id, { entry: AUTHORIZER.entry, environment, retainLogs: config.retainData, memorySize: 256 }).bindTable(props.table, 'read', { indexes: ['gsi1'] });
+    // The authorizer reads a key's hash claim, its record and its account (GetItem, BatchGetItem; no index), takes
+    // rate-limit tokens per IP, and records lastUsedAt on key records (in account partitions).
+    const authorizerFunction = new ApiFunction(this, AUTHORIZER.id, { entry: AUTHORIZER.entry, environment, retainLogs: config.retainData, memorySize: 256 })
+      .bindTable(props.table, 'read')
+      .grantItemUpdates(props.table, [RATE_LIMIT_PARTITION, 'ACCOUNT#']);
     const authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
       handler: authorizerFunction,
       identitySources: [IdentitySource.header(AUTHORIZER.header)],
@@ -138,8 +162,12 @@ export class ApiStack extends Stack {
         retainLogs: config.retainData,
         ...(route.memoryMb ? { memorySize: route.memoryMb } : {}),
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
-      }).bindTable(props.table, accessOf(route), { indexes: route.indexes ?? [] });
+      })
+        .bindTable(props.table, accessOf(route), { indexes: route.indexes ?? [] })
+        // Every route takes rate-limit tokens before any work, keyless ones included.
+        .grantItemUpdates(props.table, [RATE_LIMIT_PARTITION]);
       this.functions[route.id] = fn;
+      if (route.knowledgeBase) this.enableProviders(fn, config);
       const resource = this.api.root.resourceForPath(route.path);
       resource.addMethod(route.method, new LambdaIntegration(fn, { timeout: Duration.seconds(29) }), route.auth ? { authorizer } : {});
     }
@@ -159,9 +187,41 @@ export class ApiStack extends Stack {
       deadLetterQueues: props.deadLetterQueues,
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
+    new WebFront(this, 'Web', {
+      api: this.api,
+      dashboardDir: DASHBOARD_DIR,
+      retainData: config.retainData,
+      ...(config.domainName ? { domainName: config.domainName, certificateArn: config.certificateArn! } : {}),
+    });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address of the API' });
     new CfnOutput(this, 'TableName', { value: props.table.tableName, description: 'The single table (for the operator command)' });
     new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn, description: 'SNS topic the alarms notify' });
+  }
+
+  /**
+   * The engine's optional providers, for a function that researches: which are on, their keys' secret (read at
+   * init; only GetSecretValue on that secret), and InvokeModel on the one Bedrock model configured.
+   */
+  private enableProviders(fn: ApiFunction, config: StageConfig) {
+    if (!config.providers.length) return;
+    fn.addEnvironment('RIVALS_PROVIDERS', config.providers.join(','));
+    if (config.providerSecret) {
+      const secret = config.providerSecret.startsWith('arn:')
+        ? Secret.fromSecretCompleteArn(this, `${fn.node.id}ProviderSecret`, config.providerSecret)
+        : Secret.fromSecretNameV2(this, `${fn.node.id}ProviderSecret`, config.providerSecret);
+      fn.addEnvironment('RIVALS_PROVIDER_SECRET', secret.secretArn);
+      fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
+    }
+    if (config.providers.includes('bedrock')) {
+      if (!config.bedrockModelId) throw new Error('providers=bedrock needs bedrockModelId');
+      fn.addEnvironment('BEDROCK_MODEL_ID', config.bedrockModelId);
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['bedrock:InvokeModel'],
+          resources: [Stack.of(this).formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: config.bedrockModelId })],
+        }),
+      );
+    }
   }
 
   /** A web ACL on the API stage: a per-IP rate rule (a blunt backstop above the functions' own limiters) and AWS's common rule set. */

@@ -111,4 +111,46 @@ describe('local runtime over HTTP', () => {
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('not_found');
   });
+
+  it('sends nosniff and no-store on handler answers and on its own', async () => {
+    for (const path of ['/api/health', '/api/v1/balance', '/api/nothing-here']) {
+      const res = await api(path, { key: path === '/api/v1/balance' ? undefined : null });
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+    expect((await api('/api/v1/balance', { key: null })).headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('takes //host/api/... as a path, not as another host', async () => {
+    const res = await api('//elsewhere.example/api/v1/balance');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
+    expect((await api('//elsewhere.example/api/health', { key: null })).status).toBe(404);
+  });
+
+  it('answers a malformed percent-escape in the path with 400 invalid_request, before asking for a key', async () => {
+    const res = await api('/api/searches/%E0%A4%A', { key: null });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_request', requestId: res.headers.get('x-request-id') });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it.each([
+    ['OPTIONS', '/api/health', 'GET'],
+    ['POST', '/api/health', 'GET'],
+    ['GET', '/api/v1/search', 'POST'],
+    ['DELETE', '/api/v1/search', 'POST'],
+  ])('answers %s %s with 405 method_not_allowed and Allow: %s', async (method, path, allow) => {
+    const res = await api(path, { method, key: null });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe(allow);
+    expect(res.body.error).toMatchObject({ code: 'method_not_allowed', requestId: res.headers.get('x-request-id') });
+  });
+
+  it('answers HEAD with 405 and Allow, and no body', async () => {
+    const res = await fetch(`${service.url}/api/health`, { method: 'HEAD' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expect(await res.text()).toBe('');
+  });
 });

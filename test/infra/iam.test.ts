@@ -6,6 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '@rivals/db';
+import { RATE_LIMIT_PARTITION, ROUTES } from '../../infra/routes.js';
 import { buildStage } from '../../infra/stage.js';
 
 interface Statement {
@@ -27,7 +29,7 @@ beforeAll(() => {
   const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
   // A dev stage (data not retained: S3 auto-delete) and a production-like one, with every option on.
   const dev = buildStage(app, 'dev');
-  const app2 = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], customerManagedKey: 'true', waf: 'true' } });
+  const app2 = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], customerManagedKey: 'true', waf: 'true', providers: 'bedrock,openai', bedrockModelId: 'anthropic.claude-3-haiku', providerSecret: 'rivals/providers' } });
   const prod = buildStage(app2, 'prod');
   templates = [dev.stateful, dev.api, prod.stateful, prod.api].map((stack) => Template.fromStack(stack));
 });
@@ -54,6 +56,14 @@ describe('IAM', () => {
   it('never grants a wildcard action', () => {
     const wild = statements().filter(({ statement }) => actionsOf(statement).some((a) => a.includes('*')));
     expect(wild.map(({ policy, statement }) => `${policy}: ${actionsOf(statement).join(',')}`)).toEqual([]);
+  });
+
+  it('lets every HTTP function and the authorizer update rate-limit buckets, and nothing else through that grant', () => {
+    const grants = statements().filter(({ statement }) => JSON.stringify(statement).includes(`${RATE_LIMIT_PARTITION}*`));
+    // Per stage: one per route and the authorizer's.
+    expect(grants.length).toBe(2 * (ROUTES.length + 1));
+    for (const { statement } of grants) expect(actionsOf(statement).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    expect(keys.rateBucket('ip:203.0.113.9').pk.startsWith(RATE_LIMIT_PARTITION)).toBe(true);
   });
 
   it('never lets a function Scan the table', () => {

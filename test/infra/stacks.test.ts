@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_MESSAGES } from '@rivals/contracts';
+import { DEFAULT_RATE_LIMITS } from '@rivals/core';
 import { buildStage } from '../../infra/stage.js';
-import { accessOf, ROUTES, SCHEDULED } from '../../infra/routes.js';
+import { accessOf, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED } from '../../infra/routes.js';
 
 let stateful: Template;
 let api: Template;
@@ -43,13 +44,16 @@ describe('api stack', () => {
     for (const fn of Object.values(functions)) expect(fn.Properties.Architectures).toEqual(['arm64']);
   });
 
-  it('gives the table only to the functions that use it', () => {
-    const functions = api.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    const withTable = Object.keys(functions).filter((id) => functions[id]!.Properties.Environment.Variables.TABLE_NAME !== undefined);
-    const keyless = ROUTES.filter((r) => accessOf(r) === 'none').map((r) => `${r.id}Function`);
+  it('gives the routes that need no data only the rate-limit buckets of the table', () => {
+    const keyless = ROUTES.filter((r) => accessOf(r) === 'none').map((r) => r.id);
     expect(keyless.length).toBeGreaterThan(0);
-    for (const id of keyless) expect(withTable.some((t) => t.startsWith(id))).toBe(false);
-    expect(withTable.length).toBe(Object.keys(functions).length - keyless.length);
+    const policies = api.findResources('AWS::IAM::Policy');
+    for (const id of keyless) {
+      const [policy] = Object.entries(policies).filter(([name]) => name.startsWith(`${id}Function`)).map(([, p]) => p);
+      const dynamo = (policy?.Properties.PolicyDocument.Statement as { Action: string | string[]; Condition?: unknown }[]).filter((st) => JSON.stringify(st.Action).includes('dynamodb:'));
+      expect(dynamo).toHaveLength(1);
+      expect(JSON.stringify(dynamo[0]?.Condition)).toContain(`${RATE_LIMIT_PARTITION}*`);
+    }
   });
 
   it('runs the sweeper on a schedule', () => {
@@ -74,6 +78,24 @@ describe('api stack', () => {
       const body = JSON.parse(response?.Properties.ResponseTemplates['application/json']);
       expect(body).toEqual({ error: { code, message: GATEWAY_MESSAGES[code], requestId: '$context.requestId' } });
     }
+  });
+
+  it('answers an authorizer error (key lookups of one IP over the limit) with 429 rate_limited and Retry-After', () => {
+    const [response] = Object.values(api.findResources('AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: 'AUTHORIZER_CONFIGURATION_ERROR' } }));
+    expect(response?.Properties.StatusCode).toBe('429');
+    expect(response?.Properties.ResponseParameters).toMatchObject({ 'gatewayresponse.header.Retry-After': "'1'" });
+    const body = JSON.parse(response?.Properties.ResponseTemplates['application/json']);
+    expect(body).toEqual({ error: { code: 'rate_limited', message: GATEWAY_MESSAGES.rate_limited, requestId: '$context.requestId', retryAfterSeconds: 1 } });
+  });
+
+  it('passes the documented rate limits to every function, and takes them from CDK context', () => {
+    const { key, ip } = DEFAULT_RATE_LIMITS;
+    const expected = { RATE_LIMIT_KEY_PER_SECOND: String(key.perSecond), RATE_LIMIT_KEY_BURST: String(key.burst), RATE_LIMIT_IP_PER_SECOND: String(ip.perSecond), RATE_LIMIT_IP_BURST: String(ip.burst) };
+    const functions = Object.values(api.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } }));
+    for (const fn of functions) expect(fn.Properties.Environment.Variables).toMatchObject(expected);
+    const app = new App({ outdir: join(outdir, 'ctx'), context: { 'aws:cdk:bundling-stacks': [], rateLimitKeyBurst: '5', rateLimitIpPerSecond: 0 } });
+    const custom = Template.fromStack(buildStage(app, 'ctx').api);
+    custom.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ RATE_LIMIT_KEY_BURST: '5', RATE_LIMIT_IP_PER_SECOND: '0' }) } });
   });
 
   it('keeps API Gateway\'s own status codes for its default answers, with the request id and security headers', () => {
@@ -112,7 +134,21 @@ describe('api stack', () => {
   });
 
   it('names its outputs', () => {
-    expect(Object.keys(api.findOutputs('*'))).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'AlarmTopicArn']));
+    expect(Object.keys(api.findOutputs('*'))).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'AlarmTopicArn', 'DashboardUrl']));
+  });
+
+  it('serves the dashboard from a private bucket and /api/* from the API on one CloudFront origin, with security headers', () => {
+    const [distribution] = Object.values(api.findResources('AWS::CloudFront::Distribution'));
+    const config = distribution!.Properties.DistributionConfig;
+    const apiBehavior = config.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/api/*');
+    expect(apiBehavior).toMatchObject({ ViewerProtocolPolicy: 'https-only', CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad' });
+    expect(apiBehavior.AllowedMethods).toEqual(expect.arrayContaining(['POST', 'DELETE', 'OPTIONS']));
+    expect(config.DefaultCacheBehavior.FunctionAssociations).toHaveLength(1);
+    api.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    api.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: { SecurityHeadersConfig: Match.objectLike({ StrictTransportSecurity: Match.objectLike({ Override: true }), ContentSecurityPolicy: Match.anyValue() }) },
+    });
+    api.hasResourceProperties('AWS::S3::Bucket', { PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true } });
   });
 
   it('has no web ACL unless asked for', () => {
@@ -165,6 +201,18 @@ describe('options', () => {
     synth({ uploadOrigins: 'https://app.example.com' }).stateful.hasResourceProperties('AWS::S3::Bucket', {
       CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedOrigins: ['https://app.example.com'], AllowedMethods: ['PUT'] })] },
     });
+  });
+
+  it('gives the search function its providers, their secret and one Bedrock model only when providers are on', () => {
+    const off = synth({}).api;
+    expect(JSON.stringify(off.findResources('AWS::IAM::Policy'))).not.toMatch(/bedrock|secretsmanager/);
+    const on = synth({ providers: 'bedrock,openai', bedrockModelId: 'anthropic.claude-3-haiku', providerSecret: 'rivals/providers' }).api;
+    on.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ RIVALS_PROVIDERS: 'bedrock,openai', BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku' }) } });
+    const policies = JSON.stringify(on.findResources('AWS::IAM::Policy'));
+    expect(policies).toContain('bedrock:InvokeModel');
+    expect(policies).toContain('foundation-model/anthropic.claude-3-haiku');
+    expect(policies).toContain('secretsmanager:GetSecretValue');
+    expect(() => synth({ providers: 'bedrock' })).toThrow(/bedrockModelId/);
   });
 
   it('refuses configuration that cannot work', () => {

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { HistoryItem, type HistoryPage } from '@rivals/contracts';
 import type { HistoryFilter } from '@rivals/core';
-import { encodeCursor } from '@rivals/db';
+import { encodeKeyCursor } from '@rivals/db';
 import { competitor, ScriptedEngine } from '../fakes.js';
 import { freshTable, servicesOn, type TestTable } from '../setup/table.js';
 
@@ -88,7 +88,7 @@ describe('GET /api/history (service and adapter)', () => {
     const theirs = await s.accounts.open('Theirs', 5);
     for (const domain of ['a1.com', 'a2.com']) await s.search.search(theirs.id, { domain, limit: 10 });
     const theirCursor = (await s.queries.history(theirs.id, { limit: 1 })).nextCursor!;
-    for (const cursor of ['not-a-cursor', theirCursor, encodeCursor({ pk: `ACCOUNT#${mine.id}`, sk: 'LEDGER#x' }), encodeCursor({ pk: `ACCOUNT#${mine.id}` })]) {
+    for (const cursor of ['not-a-cursor', theirCursor, encodeKeyCursor({ pk: `ACCOUNT#${mine.id}`, sk: 'LEDGER#x' }), encodeKeyCursor({ pk: `ACCOUNT#${mine.id}` })]) {
       await expect(s.queries.history(mine.id, { limit: 10, cursor })).rejects.toMatchObject({ code: 'invalid_request' });
     }
   });

@@ -71,14 +71,17 @@ describe('sweeper', () => {
 
 describe('a database that stops answering mid-search', () => {
   let dynamodb: RunningEngine;
+  /** What the searches use: bounded as in production, shorter so that the test is quick (DYNAMO_TIMEOUTS are 1 s / 3 s / 3). */
   let table: TableRef;
+  /** What the test itself uses to prepare and to look: the production bounds, patient with a loaded machine. */
+  let patient: TableRef;
   beforeAll(async () => {
     dynamodb = await startDynamoDbLocal();
-    const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+    const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: dynamodb.endpoint };
     const { tableName } = await provision({ dynamodb: dynamodb.endpoint, s3: '', sqs: '' }, `p${randomUUID().slice(0, 8)}`, clientConfig, { tablesOnly: true });
-    // Short bounds so that the test is quick; production's are in DYNAMO_TIMEOUTS.
-    const client = createDynamoClient({ ...clientConfig, endpoint: dynamodb.endpoint, timeouts: { connectionTimeoutMs: 300, requestTimeoutMs: 600, maxAttempts: 2 } });
+    const client = createDynamoClient({ ...clientConfig, timeouts: { connectionTimeoutMs: 500, requestTimeoutMs: 1_500, maxAttempts: 2 } });
     table = { client: createDocumentClient(client), tableName };
+    patient = { client: createDocumentClient(createDynamoClient(clientConfig)), tableName };
   }, 60_000);
   afterAll(async () => {
     if (dynamodb.pid) process.kill(dynamodb.pid, 'SIGCONT');
@@ -90,42 +93,46 @@ describe('a database that stops answering mid-search', () => {
     let started = 0;
     let allStarted: () => void;
     const reserved = new Promise<void>((resolve) => (allStarted = resolve));
+    // The research waits until the database is paused, so that every settle meets a database that does not answer.
+    let release: () => void;
+    const paused = new Promise<void>((resolve) => (release = resolve));
     const engine = new ScriptedEngine(async () => {
       if (++started === 10) allStarted();
-      await new Promise((r) => setTimeout(r, 300));
+      await paused;
       return { targetSource: 'knowledge-base', competitors: [competitor(1), competitor(2)] };
     });
     const base = tableServices(table);
-    const account = await base.accounts.open('Acme', 10);
+    const observer = tableServices(patient);
+    const account = await observer.accounts.open('Acme', 10);
+    for (let i = 0; i < 5; i++) await base.ledger.balance(account.id); // a JVM that has just started answers slowly at first
     const service = new SearchService({ ledger: base.ledger, engine, clock: systemClock, ids: base.ids, deadlineMs: 5_000, refundRetry: { attempts: 2, baseDelayMs: 50, budgetMs: 500 } });
     // Act
     const searches = Array.from({ length: 10 }, () => service.search(account.id, { domain: 'example.com', limit: 10 }).then(() => 'ok', (e: unknown) => e));
-    // (A reservation that itself timed out on a loaded machine never reaches the engine: do not wait for it forever.)
     await Promise.race([reserved, Promise.all(searches)]);
     process.kill(dynamodb.pid!, 'SIGSTOP');
+    release!();
     const t0 = Date.now();
     const outcomes = await Promise.all(searches);
     const answeredInMs = Date.now() - t0;
     process.kill(dynamodb.pid!, 'SIGCONT');
-    const report = await sweeperOn(table, later(10 * 60_000)).sweep();
+    const report = await sweeperOn(patient, later(10 * 60_000)).sweep();
     // Assess: nobody waited for the database to come back, every failure says whether its credit is back...
-    expect(answeredInMs).toBeLessThan(15_000);
+    expect(answeredInMs).toBeLessThan(30_000);
     for (const outcome of outcomes) {
-      if (outcome === 'ok') continue; // its settle landed just before the pause: a success, charged once
       expect(outcome).toBeInstanceOf(ApiError);
       expect(typeof (outcome as ApiError).extra.refunded).toBe('boolean');
     }
     // ...and once the sweeper has run, every search either succeeded (a settle that landed late) or was refunded.
     const items = (
-      await table.client.send(
-        new QueryCommand({ TableName: table.tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': `ACCOUNT#${account.id}`, ':p': 'SEARCH#' } }),
+      await patient.client.send(
+        new QueryCommand({ TableName: patient.tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': `ACCOUNT#${account.id}`, ':p': 'SEARCH#' } }),
       )
     ).Items!;
     expect(items).toHaveLength(10);
     expect(items.filter((i) => i.status === 'running')).toEqual([]);
     const succeeded = items.filter((i) => i.status === 'succeeded').length;
     expect(items.filter((i) => i.status === 'failed' && i.refunded === true)).toHaveLength(10 - succeeded);
-    expect(await base.ledger.balance(account.id)).toBe(10 - succeeded);
+    expect(await observer.ledger.balance(account.id)).toBe(10 - succeeded);
     expect(report.failed).toBe(0);
   }, 90_000);
 });

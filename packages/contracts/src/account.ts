@@ -1,10 +1,9 @@
 // contracts: the account's own data (API.md "Search" history, "Account data"): history, companies found, share links
 // and the watchlist. Strict schemas: the handlers validate with them and the OpenAPI document is generated from them.
 import { z } from 'zod';
+import { pageOf, PageQuery } from './pages.js';
 import { CompetitorType, SEARCH_STATUSES, StoredCompetitor } from './search.js';
 
-export const LIST_LIMIT_DEFAULT = 50;
-export const LIST_LIMIT_MAX = 200;
 /** GET /api/my-companies answers at most this many rows, most often found first. */
 export const MY_COMPANIES_MAX = 5_000;
 /** A company row keeps the most recent target domains it was found for, at most this many. */
@@ -15,15 +14,11 @@ export const NOTE_MAX = 500;
 
 export const SEARCH_SOURCES = ['api', 'bulk'] as const;
 
-/** `?limit=&cursor=` of every paged list. */
-export const PageQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
-  cursor: z.string().min(1).max(2048).optional(),
-});
+/** `?limit=&cursor=` and nothing else: an unknown parameter is 400 (it catches typos). */
+export const StrictPageQuery = z.strictObject(PageQuery.shape);
 
-export const page = <Item extends z.ZodType>(item: Item) => z.strictObject({ items: z.array(item), nextCursor: z.string().nullable() });
-
-export const HistoryQuery = PageQuery.extend({
+export const HistoryQuery = z.strictObject({
+  ...PageQuery.shape,
   source: z.enum(SEARCH_SOURCES).optional(),
   status: z.enum(SEARCH_STATUSES).optional(),
 });
@@ -41,7 +36,7 @@ export const HistoryItem = z.strictObject({
   jobId: z.string().optional(),
 });
 export type HistoryItem = z.infer<typeof HistoryItem>;
-export const HistoryPage = page(HistoryItem);
+export const HistoryPage = pageOf(HistoryItem);
 export type HistoryPage = z.infer<typeof HistoryPage>;
 
 export const MyCompaniesQuery = z.strictObject({ format: z.enum(['json', 'csv']).default('json') });
@@ -102,5 +97,5 @@ export const SavedCompany = z.strictObject({
   savedAt: z.string(),
 });
 export type SavedCompany = z.infer<typeof SavedCompany>;
-export const SavedCompaniesPage = page(SavedCompany);
+export const SavedCompaniesPage = pageOf(SavedCompany);
 export type SavedCompaniesPage = z.infer<typeof SavedCompaniesPage>;

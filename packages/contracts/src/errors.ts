@@ -50,4 +50,14 @@ export const GATEWAY_MESSAGES = {
   missing_api_key: 'Send your API key in the X-API-Key header.',
   invalid_api_key: 'The API key is not valid: it is unknown, malformed or revoked.',
   not_found: 'No such route.',
+  rate_limited: 'Too many requests from this address; slow down and retry after the Retry-After seconds.',
+  method_not_allowed: 'This route does not accept that method; the Allow header lists the ones it does.',
 } as const;
+
+/**
+ * What the authorizer throws when the key lookups of one IP are over the limit. API Gateway caches no thrown error
+ * and answers it with the AUTHORIZER_CONFIGURATION_ERROR gateway response, which the API stack makes a 429.
+ */
+export const AUTHORIZER_RATE_LIMITED = 'rate_limited';
+/** Seconds the gateway's own 429 asks to wait: whole-number rates refill a token within a second. */
+export const GATEWAY_RETRY_AFTER_SECONDS = 1;

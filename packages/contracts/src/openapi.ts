@@ -2,7 +2,9 @@
 // that the document and the service cannot disagree. Served at GET /api/openapi.json.
 import { z } from 'zod';
 import { ErrorBody, errorCodes, ERROR_STATUS, type ErrorCode } from './errors.js';
-import { HistoryPage, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MyCompanies, SaveCompanyRequest, SavedCompaniesPage, SavedCompany, SharedSearch, ShareLink } from './account.js';
+import { HistoryPage, MyCompanies, SaveCompanyRequest, SavedCompaniesPage, SavedCompany, SharedSearch, ShareLink } from './account.js';
+import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey, RevokeApiKeyRequest } from './api-keys.js';
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './pages.js';
 import { Balance, Health, SearchRequest, SearchResult, StoredSearch } from './search.js';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
@@ -18,11 +20,25 @@ const errors = (...codes: ErrorCode[]) => {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [String(status), { description: list.map((c) => `\`${c}\``).join(', '), content: json('Error') }]),
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      {
+        description: list.map((c) => `\`${c}\``).join(', '),
+        ...(status === ERROR_STATUS.rate_limited ? { headers: { ...requestId, 'Retry-After': { description: 'Seconds to wait before retrying.', ...integer } } } : {}),
+        content: json('Error'),
+      },
+    ]),
   );
 };
 
-const requestId = { 'X-Request-Id': { description: 'Identifies the request; error bodies repeat it.', schema: { type: 'string' } } };
+const integer = { schema: { type: 'integer', minimum: 0 } };
+/** Headers of every answer of the functions: the request id and the state of the tightest rate-limit bucket. */
+const requestId = {
+  'X-Request-Id': { description: 'Identifies the request; error bodies repeat it.', schema: { type: 'string' } },
+  'RateLimit-Limit': { description: 'Requests the tightest applicable bucket holds (its burst).', ...integer },
+  'RateLimit-Remaining': { description: 'Requests left in that bucket now.', ...integer },
+  'RateLimit-Reset': { description: 'Seconds until that bucket is full again.', ...integer },
+};
 const ok = (description: string, schema: string, headers: Record<string, unknown> = {}) => ({
   description,
   headers: { ...requestId, ...headers },
@@ -32,8 +48,10 @@ const ok = (description: string, schema: string, headers: Record<string, unknown
 /** The errors every keyed route can answer with. */
 const keyed: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'rate_limited', 'internal_error'];
 const searchIdParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^srch_[0-9a-z]{26}$' } };
+const noContent = (description: string) => ({ description, headers: requestId });
+
 const pageParameters = [
-  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT } },
+  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT } },
   { name: 'cursor', in: 'query', required: false, description: 'The nextCursor of the previous page.', schema: { type: 'string' } },
 ];
 
@@ -63,6 +81,10 @@ export function openApiDocument(version: string) {
         SaveCompanyRequest: jsonSchema(SaveCompanyRequest, 'input'),
         SavedCompany: jsonSchema(SavedCompany),
         SavedCompaniesPage: jsonSchema(SavedCompaniesPage),
+        CreateApiKeyRequest: jsonSchema(CreateApiKeyRequest, 'input'),
+        CreatedApiKey: jsonSchema(CreatedApiKey),
+        ApiKeyList: jsonSchema(ApiKeyList),
+        RevokeApiKeyRequest: jsonSchema(RevokeApiKeyRequest, 'input'),
         Error: { ...jsonSchema(ErrorBody), description: `Error codes: ${errorCodes.join(', ')}.` },
       },
     },
@@ -199,15 +221,61 @@ export function openApiDocument(version: string) {
           responses: { '204': { description: 'Removed, or it was not saved.', headers: requestId }, ...errors('invalid_domain', ...keyed) },
         },
       },
+      '/api/auth/api-keys': {
+        post: {
+          operationId: 'createApiKey',
+          summary: 'Create an API key (the key itself is in this answer only)',
+          requestBody: { required: false, content: json('CreateApiKeyRequest') },
+          responses: {
+            '201': ok('The new key.', 'CreatedApiKey'),
+            ...errors('invalid_request', 'missing_api_key', 'invalid_api_key', 'conflict', 'unsupported_media_type', 'rate_limited'),
+          },
+        },
+        get: {
+          operationId: 'listApiKeys',
+          summary: 'API keys of the account, newest first (prefix and last four characters, never the key)',
+          parameters: pageParameters,
+          responses: { '200': ok('A page of keys.', 'ApiKeyList'), ...errors('invalid_request', 'missing_api_key', 'invalid_api_key', 'rate_limited') },
+        },
+        delete: {
+          operationId: 'revokeApiKeyByBody',
+          summary: 'Revoke the key named in the body (same as DELETE /api/auth/api-keys/{id})',
+          requestBody: { required: true, content: json('RevokeApiKeyRequest') },
+          responses: {
+            '204': noContent('Revoked (also when it already was).'),
+            ...errors('invalid_request', 'missing_api_key', 'invalid_api_key', 'not_found', 'conflict', 'unsupported_media_type', 'rate_limited'),
+          },
+        },
+      },
+      '/api/auth/api-keys/{id}': {
+        delete: {
+          operationId: 'revokeApiKey',
+          summary: 'Revoke an API key; the last active key of the account cannot be revoked (409)',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^key_[0-9a-z]{26}$' } }],
+          responses: {
+            '204': noContent('Revoked (also when it already was).'),
+            ...errors('missing_api_key', 'invalid_api_key', 'not_found', 'conflict', 'rate_limited'),
+          },
+        },
+      },
       '/api/health': {
-        get: { operationId: 'health', summary: 'Liveness (no key)', security: [], responses: { '200': ok('The service runs.', 'Health') } },
+        get: {
+          operationId: 'health',
+          summary: 'Liveness (no key)',
+          security: [],
+          responses: {
+            '200': ok('The service runs.', 'Health'),
+            '503': ok('A part the service needs does not answer; `failing` names it.', 'Health'),
+            ...errors('rate_limited'),
+          },
+        },
       },
       '/api/openapi.json': {
         get: {
           operationId: 'openApi',
           summary: 'This document (no key)',
           security: [],
-          responses: { '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+          responses: { '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } }, ...errors('rate_limited') },
         },
       },
     },

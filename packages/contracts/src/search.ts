@@ -76,7 +76,8 @@ export type StoredCompetitor = z.infer<typeof StoredCompetitor>;
 export const Balance = z.strictObject({ creditsRemaining: z.number().int().min(0) });
 export type Balance = z.infer<typeof Balance>;
 
-export const Health = z.strictObject({ status: z.literal('ok'), version: z.string() });
+/** 200 ok, or 503 degraded with the parts that do not answer (only where the environment names parts to probe). */
+export const Health = z.strictObject({ status: z.enum(['ok', 'degraded']), version: z.string(), failing: z.array(z.string()).optional() });
 export type Health = z.infer<typeof Health>;
 
 export const SEARCH_STATUSES = ['running', 'succeeded', 'failed'] as const;

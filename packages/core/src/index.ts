@@ -12,3 +12,4 @@ export * from './csv.js';
 export * from './services/my-companies.js';
 export * from './services/share-service.js';
 export * from './services/watchlist-service.js';
+export * from './rate-limits.js';

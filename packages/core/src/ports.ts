@@ -156,7 +156,7 @@ export interface AccountStore {
 export interface ApiKeyRecord {
   id: string;
   accountId: string;
-  name: string;
+  name: string | null;
   hash: string;
   prefix: string;
   last4: string;
@@ -165,12 +165,46 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
 }
 
+/** The item that claims a key hash: it names the key's owner and says whether the key was revoked. */
+export interface ApiKeyClaim {
+  accountId: string;
+  keyId: string;
+  revokedAt: string | null;
+}
+
+export interface PageRequest {
+  limit: number;
+  /** The opaque cursor of the previous page; a bad one throws invalid_request. */
+  cursor?: string | undefined;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export type RevokeOutcome = 'revoked' | 'already_revoked' | 'not_found' | 'last_active_key';
+
 export interface ApiKeyStore {
-  create(record: ApiKeyRecord): Promise<void>;
-  findByHash(hash: string): Promise<ApiKeyRecord | null>;
-  list(accountId: string): Promise<ApiKeyRecord[]>;
-  /** Sets revokedAt once; returns false for an unknown key. */
-  revoke(accountId: string, keyId: string, at: string): Promise<boolean>;
+  /**
+   * Writes the key record, claims its hash and counts it among the account's live keys, in one transaction. Throws
+   * not_found for an unknown account, conflict when the hash is taken or the account already holds `maxActive` live keys.
+   */
+  create(record: ApiKeyRecord, limits: { maxActive: number | null }): Promise<void>;
+  /** The claim of a key hash, read with strong consistency (a key created a moment ago is found). */
+  findClaim(hash: string): Promise<ApiKeyClaim | null>;
+  /** The key record and whether its account still exists, both read with strong consistency. */
+  loadOwned(accountId: string, keyId: string): Promise<{ accountExists: boolean; record: ApiKeyRecord | null }>;
+  /** Sets lastUsedAt to `at` on a live key unless it is already later than `notBefore` (at most one write a minute). */
+  touch(accountId: string, keyId: string, at: string, notBefore: string): Promise<void>;
+  get(accountId: string, keyId: string): Promise<ApiKeyRecord | null>;
+  /** The account's keys, newest first. */
+  list(accountId: string, page: PageRequest): Promise<Page<ApiKeyRecord>>;
+  /**
+   * Revokes the key (its record and its claim) and uncounts it, in one transaction. With `keepOneActive`, the
+   * account's last live key is not revoked ('last_active_key').
+   */
+  revoke(accountId: string, keyId: string, at: string, options: { keepOneActive: boolean }): Promise<RevokeOutcome>;
 }
 
 export interface ResearchRequest {

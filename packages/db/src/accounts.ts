@@ -15,7 +15,7 @@ export class DynamoAccountStore implements AccountStore {
       await client.send(
         new TransactWriteCommand({
           TransactItems: [
-            { Put: { TableName: tableName, Item: { ...keys.account(account.id), ...account, updatedAt: account.createdAt }, ConditionExpression: CONDITIONS.isNew } },
+            { Put: { TableName: tableName, Item: { ...keys.account(account.id), ...account, activeKeys: 0, updatedAt: account.createdAt }, ConditionExpression: CONDITIONS.isNew } },
             this.ledger.entry(account.id, account.credits, 'opening credits', null, account.createdAt),
           ],
         }),

@@ -7,6 +7,23 @@ export const CONDITIONS = {
   exists: 'attribute_exists(pk)',
   hasCredits: 'attribute_exists(pk) AND credits >= :cost',
   isRunning: '#status = :running',
+  /** An API key record that exists and is not revoked. */
+  keyIsLive: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
+  /** A live key last used before :notBefore (or never): lastUsedAt is written at most once a minute. */
+  keyUseIsStale: 'attribute_exists(pk) AND attribute_not_exists(revokedAt) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :notBefore)',
+  /** An account that counts its live keys, below the cap :max. */
+  keyCountBelow: 'attribute_exists(pk) AND activeKeys < :max',
+  /** An account that counts its live keys. */
+  keyCounted: 'attribute_exists(pk) AND attribute_exists(activeKeys)',
+  /** An account left with more than :min live keys once one is revoked. */
+  keyCountAbove: 'activeKeys > :min',
+  /** An account that does not count its live keys yet (one opened before the count existed). */
+  keyUncounted: 'attribute_exists(pk) AND attribute_not_exists(activeKeys)',
+  /** A token bucket that is full (its TAT has passed) or was never used. */
+  bucketIdle: 'attribute_not_exists(tat) OR tat <= :now',
+  /** A token bucket in use that still holds a token (core/rate-limits.ts). */
+  bucketHasToken: 'tat > :now AND tat <= :ceiling',
+  bucketExists: 'attribute_exists(tat)',
 } as const;
 
 export const isConditionFailure = (error: unknown): error is ConditionalCheckFailedException =>

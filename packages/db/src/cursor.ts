@@ -7,13 +7,13 @@ import type { TableRef } from './client.js';
 
 type Key = Record<string, string>;
 
-export const encodeCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+export const encodeKeyCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
 
 /**
  * The key a cursor carries, checked: exactly the attributes of `names`, strings, with those of `expected` equal to it
  * and `sk` (when named) starting with `skPrefix`.
  */
-export function decodeCursor(cursor: string, names: readonly string[], expected: Key, skPrefix?: string): Key {
+export function decodeKeyCursor(cursor: string, names: readonly string[], expected: Key, skPrefix?: string): Key {
   let key: unknown;
   try {
     key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -32,7 +32,7 @@ export function decodeCursor(cursor: string, names: readonly string[], expected:
   return key as Key;
 }
 
-export interface PageQuery {
+export interface KeyPageQuery {
   limit: number;
   cursor?: string;
   /** The key attributes of an item of this query (the table's, plus the index's for an index query). */
@@ -48,8 +48,8 @@ export interface PageQuery {
  * One page of a Query: reads until `limit` items (one more, to know whether a next page exists), the end, or, with a
  * filter, `maxRequests` requests; the cursor goes on from the last item returned.
  */
-export async function queryPage<T>(table: TableRef, input: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>, page: PageQuery, map: (item: Record<string, unknown>) => T): Promise<Page<T>> {
-  let start: Record<string, unknown> | undefined = page.cursor ? decodeCursor(page.cursor, page.keyNames, page.expected, page.skPrefix) : undefined;
+export async function queryKeyPage<T>(table: TableRef, input: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey'>, page: KeyPageQuery, map: (item: Record<string, unknown>) => T): Promise<Page<T>> {
+  let start: Record<string, unknown> | undefined = page.cursor ? decodeKeyCursor(page.cursor, page.keyNames, page.expected, page.skPrefix) : undefined;
   const found: Record<string, unknown>[] = [];
   for (let requests = 1; ; requests++) {
     const { Items = [], LastEvaluatedKey } = await table.client.send(
@@ -67,6 +67,6 @@ export async function queryPage<T>(table: TableRef, input: Omit<QueryCommandInpu
   const items = found.slice(0, page.limit);
   const last = items.at(-1);
   const nextCursor =
-    found.length > page.limit && last ? encodeCursor(Object.fromEntries(page.keyNames.map((name) => [name, last[name]]))) : start ? encodeCursor(start) : null;
+    found.length > page.limit && last ? encodeKeyCursor(Object.fromEntries(page.keyNames.map((name) => [name, last[name]]))) : start ? encodeKeyCursor(start) : null;
   return { items: items.map(map), nextCursor };
 }

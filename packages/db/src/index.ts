@@ -12,3 +12,5 @@ export * from './cursor.js';
 export * from './companies.js';
 export * from './shares.js';
 export * from './saved-companies.js';
+export * from './pages.js';
+export * from './rate-limits.js';

@@ -21,9 +21,10 @@ export const keys = {
   account: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' }),
   apiKey: (accountId: string, keyId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `APIKEY#${keyId}` }),
   apiKeysOf: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, skPrefix: 'APIKEY#' }),
-  /** GSI1 keys of an API key item: the authorizer finds a key by its hash, never by a scan. */
-  apiKeyHash: (hash: string) => ({ gsi1pk: `APIKEYHASH#${hash}`, gsi1sk: 'APIKEY' }),
-  /** Claims a key hash for one key record, so that no two records can ever share a key. */
+  /**
+   * Claims a key hash for one key record, so that no two records can ever share a key. It names the owner and carries
+   * revokedAt, so that the authorizer finds a key with one strongly consistent GetItem.
+   */
   apiKeyHashClaim: (hash: string) => ({ pk: `APIKEYHASH#${hash}`, sk: 'APIKEYHASH' }),
   search: (accountId: string, searchId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `SEARCH#${searchId}` }),
   /**
@@ -55,6 +56,11 @@ export const keys = {
   savedOf: (accountId: string) => ({ gsi1pk: `SAVED#${accountId}` }),
   /** How many rows the watchlist holds, changed in the same transaction as each row (the cap). */
   watchlist: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'WATCHLIST' }),
+  /** A rate-limit token bucket (`key:<keyId>`, `ip:<address>`, `auth:<address>`): one item each, expired by TTL when idle. */
+  rateBucket: (bucket: string) => {
+    const at = bucket.indexOf(':');
+    return { pk: `RATE#${bucket.slice(0, at)}#${bucket.slice(at + 1)}`, sk: 'RATE' };
+  },
   /** Cached homepage profiles of domains the knowledge base does not know. */
   profile: (domain: string) => ({ pk: `PROFILE#${domain}`, sk: 'PROFILE' }),
 };

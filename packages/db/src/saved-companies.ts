@@ -6,7 +6,7 @@ import type { SavedCompany } from '@rivals/contracts';
 import { ApiError, type Page, type PageRequest, type SavedCompanyStore } from '@rivals/core';
 import { transact, type TableRef } from './client.js';
 import { CONDITIONS, failedCondition } from './conditions.js';
-import { queryPage } from './cursor.js';
+import { queryKeyPage } from './cursor.js';
 import { GSI1, keys } from './keys.js';
 
 const toRow = (item: Record<string, unknown>): SavedCompany => ({
@@ -59,7 +59,7 @@ export class DynamoSavedCompanyStore implements SavedCompanyStore {
   list(accountId: string, request: PageRequest): Promise<Page<SavedCompany>> {
     const { pk } = keys.account(accountId);
     const { gsi1pk } = keys.savedOf(accountId);
-    return queryPage(
+    return queryKeyPage(
       this.table,
       { IndexName: GSI1, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': gsi1pk }, ScanIndexForward: false },
       { limit: request.limit, ...(request.cursor ? { cursor: request.cursor } : {}), keyNames: ['pk', 'sk', 'gsi1pk', 'gsi1sk'], expected: { pk, gsi1pk }, skPrefix: 'SAVED#' },

@@ -1,10 +1,10 @@
 // db adapter (secondary): stored searches, read back for free. History is one Query on the account's partition
 // (newest first, sort keys embed ULIDs), projected to the listed fields so that competitors are never returned.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { LIST_LIMIT_MAX, type HistoryItem } from '@rivals/contracts';
+import { PAGE_LIMIT_MAX, type HistoryItem } from '@rivals/contracts';
 import type { HistoryFilter, Page, PageRequest, SearchRecord, SearchStore } from '@rivals/core';
 import type { TableRef } from './client.js';
-import { queryPage } from './cursor.js';
+import { queryKeyPage } from './cursor.js';
 import { keys, withoutKeys } from './keys.js';
 
 const HISTORY_FIELDS = ['pk', 'sk', 'id', 'domain', 'status', 'createdAt', 'totalCompetitors', 'likelyCompetitors', 'source', 'jobId'] as const;
@@ -42,7 +42,7 @@ export class DynamoSearchStore implements SearchStore {
       filters.push('#status = :status');
       values[':status'] = request.status;
     }
-    return queryPage(
+    return queryKeyPage(
       this.table,
       {
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
@@ -58,7 +58,7 @@ export class DynamoSearchStore implements SearchStore {
         keyNames: ['pk', 'sk'],
         expected: { pk },
         skPrefix,
-        ...(filters.length ? { filtered: { pageSize: LIST_LIMIT_MAX, maxRequests: MAX_FILTERED_REQUESTS } } : {}),
+        ...(filters.length ? { filtered: { pageSize: PAGE_LIMIT_MAX, maxRequests: MAX_FILTERED_REQUESTS } } : {}),
       },
       toHistoryItem,
     );

@@ -179,7 +179,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       categories,
       primaryCategory: e.categories[0] ?? null,
       vector: this.model.vectors[i]!,
-      keywords: this.model.keywordSets[i]!,
+      keywords: new Set(e.keywords),
       segments: e.segments,
       model: e.model,
     };

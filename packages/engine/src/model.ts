@@ -33,7 +33,6 @@ export class KnowledgeModel {
   readonly text: TextIndex;
   readonly vectors: SparseVector[];
   readonly categoryVectors: SparseVector[];
-  readonly keywordSets: Set<string>[];
   /** How well known an entry is among its peers: grows with how many entries name it as a rival (log scale). */
   readonly prominence: number[];
 
@@ -64,7 +63,6 @@ export class KnowledgeModel {
     this.text = new TextIndex(vocabulary, [...entityTerms, ...categoryTerms]);
     this.vectors = entityTerms.map((terms) => this.text.vectorize(terms));
     this.categoryVectors = categoryTerms.map((terms) => this.text.vectorize(terms));
-    this.keywordSets = entities.map((e) => new Set(e.keywords));
     this.prominence = this.incoming.map((edges) => {
       const namedBy = edges.filter((e) => e.kind === 'competes' || e.kind === 'alternative').length;
       return PROMINENCE_WEIGHT * Math.log2(1 + namedBy);

@@ -190,7 +190,7 @@ export class Ranker {
       if (primary !== undefined && NOISE_CATEGORIES.has(kb.index.categories[primary]!.id) && !targetCategories.has(primary) && !curatedRival) continue;
       f.relatedCategory = e.categories.some((c) => relatedOfTarget.has(c)) ? 1 : 0;
       f.text = cosine(profile.vector, kb.vectors[i]!);
-      f.sharedKeywords = [...profile.keywords].filter((k) => kb.keywordSets[i]!.has(k));
+      f.sharedKeywords = e.keywords.filter((k) => profile.keywords.has(k));
       const segmentOverlap = profile.segments.some((s) => e.segments.includes(s)) ? 1 : 0;
       const boost = profile.entity === null ? HOMEPAGE_EVIDENCE_BOOST : 1;
       const raw =

@@ -4,7 +4,12 @@ import { tokenize } from '@rivals/kb';
 
 export { tokenize };
 
-export type SparseVector = Map<number, number>;
+/** A unit vector as two parallel arrays sorted by term id: compact (a few bytes a term) and a linear-time dot product. */
+export interface SparseVector {
+  readonly ids: Int32Array;
+  readonly weights: Float32Array;
+  readonly size: number;
+}
 
 export class TextIndex {
   private readonly vocabulary: Map<string, number>;
@@ -33,27 +38,34 @@ export class TextIndex {
   vectorize(terms: number[]): SparseVector {
     const counts = new Map<number, number>();
     for (const id of terms) counts.set(id, (counts.get(id) ?? 0) + 1);
-    const vector: SparseVector = new Map();
+    const ids = Int32Array.from(counts.keys()).sort();
+    const weights = new Float32Array(ids.length);
     let norm = 0;
-    for (const [id, tf] of counts) {
+    ids.forEach((id, n) => {
+      const tf = counts.get(id)!;
       const df = this.documentFrequency[id]!;
       const idf = Math.log(1 + (this.documents - df + 0.5) / (df + 0.5));
       const weight = ((tf * 2.2) / (tf + 1.2)) * idf;
-      vector.set(id, weight);
+      weights[n] = weight;
       norm += weight * weight;
-    }
+    });
     norm = Math.sqrt(norm) || 1;
-    for (const [id, w] of vector) vector.set(id, w / norm);
-    return vector;
+    for (let n = 0; n < weights.length; n++) weights[n]! /= norm;
+    return { ids, weights, size: ids.length };
   }
 }
 
+/** Dot product of two unit vectors (their cosine): one merge of the two sorted id lists. */
 export function cosine(a: SparseVector, b: SparseVector): number {
-  const [small, large] = a.size < b.size ? [a, b] : [b, a];
   let sum = 0;
-  for (const [id, w] of small) {
-    const other = large.get(id);
-    if (other !== undefined) sum += w * other;
+  let i = 0;
+  let j = 0;
+  while (i < a.size && j < b.size) {
+    const x = a.ids[i]!;
+    const y = b.ids[j]!;
+    if (x === y) sum += a.weights[i++]! * b.weights[j++]!;
+    else if (x < y) i++;
+    else j++;
   }
   return sum;
 }

@@ -1,11 +1,13 @@
 // operator command: `npm run admin -- <command>`. Accounts are opened by an operator, not a public endpoint. It talks
-// to the running local service (.local/runtime.json) by default, or to a deployed table with --table / TABLE_NAME.
-import { existsSync, readFileSync } from 'node:fs';
+// to the local service running on --port (default PORT, else 3000; see instance.ts) by default, or to a deployed
+// table with --stage / --table / TABLE_NAME. It says on stderr which one it talks to.
 import { join } from 'node:path';
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_FREE_CREDITS } from '@rivals/core';
 import { createDocumentClient, createDynamoClient } from '@rivals/db';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './engines.js';
+import { DEFAULT_PORT, runningInstance } from './instance.js';
 import { PROJECT_ROOT } from './runtime.js';
 import { tableServices } from './services.js';
 
@@ -15,27 +17,54 @@ const wholeNumber = (value: string) => {
   return n;
 };
 
-function connect(tableOption?: string) {
-  const tableName = tableOption ?? process.env.TABLE_NAME;
-  if (tableName) return { client: createDynamoClient(), tableName };
-  const runtimeFile = join(PROJECT_ROOT, '.local', 'runtime.json');
-  if (!existsSync(runtimeFile)) throw new Error('No running local service (.local/runtime.json) and no --table or TABLE_NAME given.');
-  const runtime = JSON.parse(readFileSync(runtimeFile, 'utf8')) as { endpoints: { dynamodb: string }; resources: { tableName: string } };
+const port = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new InvalidArgumentError('a port number');
+  return n;
+};
+
+/** The table of a deployed stage, from its API stack's outputs (your AWS credentials and region). */
+async function tableOfStage(stage: string): Promise<string> {
+  const cloudFormation = new CloudFormationClient({});
+  try {
+    const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: `Rivals-${stage}-Api` }));
+    const tableName = Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === 'TableName')?.OutputValue;
+    if (!tableName) throw new Error(`stack Rivals-${stage}-Api has no TableName output: is it deployed?`);
+    return tableName;
+  } finally {
+    cloudFormation.destroy();
+  }
+}
+
+async function connect(options: { table?: string; stage?: string; port: number }) {
+  const tableName = options.table ?? (options.stage ? await tableOfStage(options.stage) : process.env.TABLE_NAME);
+  if (tableName) {
+    const client = createDynamoClient();
+    const where = process.env.AWS_ENDPOINT_URL_DYNAMODB ?? `AWS region ${await client.config.region()}`;
+    console.error(`admin: table ${tableName} (${where})`);
+    return { client, tableName };
+  }
+  const instance = await runningInstance(join(PROJECT_ROOT, '.local'), options.port);
+  console.error(`admin: the local service at ${instance.url} (pid ${instance.pid}, data ${instance.dataDir ? `in ${instance.dataDir}` : 'in memory'})`);
   return {
-    client: createDynamoClient({ endpoint: runtime.endpoints.dynamodb, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
-    tableName: runtime.resources.tableName,
+    client: createDynamoClient({ endpoint: instance.endpoints.dynamodb, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
+    tableName: instance.resources.tableName,
   };
 }
 
-function servicesFor(tableOption?: string) {
-  const { client, tableName } = connect(tableOption);
+async function servicesFor(options: { table?: string; stage?: string; port: number }) {
+  const { client, tableName } = await connect(options);
   const { accounts, apiKeys } = tableServices({ client: createDocumentClient(client), tableName });
   return { accounts, keys: apiKeys, close: () => client.destroy() };
 }
 
-const program = new Command('admin').description('Operator commands for Rivals accounts, credits and keys.').option('--table <name>', 'DynamoDB table (default: TABLE_NAME, else the running local service)');
-const run = (action: (s: ReturnType<typeof servicesFor>, options: Record<string, any>) => Promise<unknown>) => async (options: Record<string, any>) => {
-  const s = servicesFor(program.opts().table);
+const program = new Command('admin')
+  .description('Operator commands for Rivals accounts, credits and keys.')
+  .option('--stage <name>', 'a deployed stage: its table is read from the stack outputs (AWS credentials and region from the environment)')
+  .option('--table <name>', 'DynamoDB table (default: TABLE_NAME, else the running local service)')
+  .option('--port <port>', 'port of the running local service to talk to', port, Number(process.env.PORT ?? DEFAULT_PORT));
+const run = (action: (s: Awaited<ReturnType<typeof servicesFor>>, options: Record<string, any>) => Promise<unknown>) => async (options: Record<string, any>) => {
+  const s = await servicesFor(program.opts());
   try {
     console.log(JSON.stringify(await action(s, options), null, 2));
   } finally {
@@ -77,9 +106,10 @@ program
   );
 program
   .command('revoke-key')
+  .description("Revoke an API key (an operator may revoke an account's last key; the API may not)")
   .requiredOption('--account <id>')
   .requiredOption('--key <keyId>')
-  .action(run(async (s, o) => (await s.keys.revoke(o.account, o.key), { revoked: o.key })));
+  .action(run(async (s, o) => (await s.keys.revoke(o.account, o.key, { keepOneActive: false }), { revoked: o.key })));
 program
   .command('balance')
   .requiredOption('--account <id>')

@@ -1,9 +1,10 @@
 // local runtime: AWS's own DynamoDB engine (DynamoDB Local, from the jar that amplify-dynamodb-simulator ships),
 // s3rver and local-aws-sqs, each on loopback.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 
@@ -66,37 +67,84 @@ async function waitFor(check: () => Promise<unknown>, what: string, child: Child
   throw new Error(`${what} did not start within ${timeoutMs / 1000} s: ${String(lastError)}`);
 }
 
+/**
+ * Kills `pid` when this process goes away, even by SIGKILL (an IDE's stop button, a crashed runtime): a shell beside it
+ * checks its parent, this process, every second. It is killed in turn when the watched process exits.
+ */
+function watchdog(pid: number): ChildProcess {
+  const script = 'while kill -0 "$PPID" 2>/dev/null; do sleep 1; done; kill -KILL "$1" 2>/dev/null';
+  const shell = spawn('/bin/sh', ['-c', script, 'rivals-watchdog', String(pid)], { detached: true, stdio: 'ignore' });
+  shell.unref();
+  return shell;
+}
+
+/** Signals the child's process group (it leads one: spawned detached), so that a Ctrl-C reaches only this process. */
+const signalGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // already gone
+  }
+};
+
 const stopChild = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+    signalGroup(child, 'SIGTERM');
+    setTimeout(() => signalGroup(child, 'SIGKILL'), 3000).unref();
   });
 
+export interface DynamoDbLocalOptions {
+  port?: number;
+  /** Keep the tables here between runs; in memory when absent. */
+  dataDir?: string;
+  /** Working directory of the Java process; a temporary one (removed on stop) when absent. */
+  workDir?: string;
+  /** Called when DynamoDB Local exits without being asked to, with what it last said. */
+  onExit?: (reason: string) => void;
+}
+
 /** DynamoDB Local in memory, or in `dataDir` when given (kept between runs). */
-export async function startDynamoDbLocal(options: { port?: number; dataDir?: string } = {}): Promise<RunningEngine> {
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<RunningEngine> {
   checkJava();
   const port = options.port ?? (await freePort());
   const { jar, libs } = dynamoJar();
   const storage = options.dataDir ? ['-dbPath', options.dataDir, '-sharedDb'] : ['-inMemory'];
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  // The jar writes dynamodb-local-metadata.json into its working directory: keep it out of the project.
+  const scratch = options.workDir ? null : mkdtempSync(join(tmpdir(), 'rivals-dynamodb-'));
+  // `-disableTelemetry` alone does not stop it: at start it still writes its metadata file and asks AWS (Cognito, then
+  // Pinpoint) for credentials unless DDB_LOCAL_TELEMETRY is 0. It never phones home with both.
   const child = spawn('java', [`-Djava.library.path=${libs}`, '-Xms64m', '-jar', jar, ...storage, '-port', String(port), '-disableTelemetry'], {
+    cwd: options.workDir ?? scratch!,
+    env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
+    detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  const guard = watchdog(child.pid!);
   let stderr = '';
+  let stopping = false;
+  let running = false;
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+  child.once('exit', (code, signal) => {
+    guard.kill();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    if (running && !stopping) options.onExit?.(`exited with ${signal ?? `code ${code}`}${stderr.trim() ? `: ${stderr.trim()}` : ''}`);
+  });
+  const stop = () => ((stopping = true), stopChild(child));
   const endpoint = `http://${LOCAL_HOST}:${port}`;
   const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
     await waitFor(() => client.send(new ListTablesCommand({})), `DynamoDB Local ${stderr}`, child);
   } catch (error) {
-    await stopChild(child);
+    await stop();
     throw error;
   } finally {
     client.destroy();
   }
-  return { endpoint, pid: child.pid, stop: () => stopChild(child) };
+  running = true;
+  return { endpoint, pid: child.pid, stop };
 }
 
 /** s3rver on loopback, its objects under `directory`. */

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { GATEWAY_MESSAGES, type ErrorCode } from '@rivals/contracts';
+import { API_RESPONSE_HEADERS, AUTHORIZER_RATE_LIMITED, GATEWAY_MESSAGES, GATEWAY_RETRY_AFTER_SECONDS, type ErrorCode } from '@rivals/contracts';
 import { AUTHORIZER, ROUTES, type RouteSpec } from '../../../infra/routes.js';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -57,6 +57,39 @@ const lambdaContext = (functionName: string, requestId: string): Context => {
   };
 };
 
+/**
+ * The request target's path and query, read as they were sent. `new URL(target, base)` would take `//host/api/...` for
+ * a protocol-relative URL and serve `/api/...`; an absolute-form target (`http://host/path`) keeps its own path.
+ */
+export function parseTarget(target: string): { pathname: string; query: URLSearchParams } {
+  if (!target.startsWith('/')) {
+    const url = URL.canParse(target) ? new URL(target) : null;
+    return { pathname: url?.pathname ?? target, query: url?.searchParams ?? new URLSearchParams() };
+  }
+  const q = target.indexOf('?');
+  return q < 0 ? { pathname: target, query: new URLSearchParams() } : { pathname: target.slice(0, q), query: new URLSearchParams(target.slice(q + 1)) };
+}
+
+type RouteMatch = { kind: 'route'; route: CompiledRoute; values: string[] } | { kind: 'method-not-allowed'; allow: string[] } | { kind: 'not-found' };
+
+/** The route serving this method on this path; or, when the path is served only for other methods, which ones. */
+function matchRoute(routes: CompiledRoute[], method: string, pathname: string): RouteMatch {
+  const onPath = routes.map((route) => ({ route, m: route.pattern.exec(pathname) })).filter((r) => r.m);
+  const served = onPath.find((r) => r.route.spec.method === method);
+  if (served) return { kind: 'route', route: served.route, values: served.m!.slice(1) };
+  if (onPath.length) return { kind: 'method-not-allowed', allow: [...new Set(onPath.map((r) => r.route.spec.method))] };
+  return { kind: 'not-found' };
+}
+
+/** Path parameters decoded; null when one holds a malformed percent-escape. */
+function decodeParams(values: string[]): string[] | null {
+  try {
+    return values.map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+}
+
 async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -85,23 +118,24 @@ export function createFront(options: FrontOptions): Server {
     res.writeHead(result.statusCode, headers).end(body);
   };
   // The gateway's own answers, shaped as infra's gateway responses shape them.
-  const gatewayError = (res: ServerResponse, requestId: string, status: number, code: ErrorCode, message: string) =>
-    send(res, requestId, { statusCode: status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code, message, requestId } }) });
+  const gatewayError = (res: ServerResponse, requestId: string, status: number, code: ErrorCode, message: string, extra: { headers?: Record<string, string>; body?: object } = {}) =>
+    send(res, requestId, {
+      statusCode: status,
+      headers: { 'content-type': 'application/json', ...API_RESPONSE_HEADERS, ...extra.headers },
+      body: JSON.stringify({ error: { code, message, requestId, ...extra.body } }),
+    });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const requestId = randomUUID();
-    const url = new URL(req.url ?? '/', 'http://local');
+    const url = parseTarget(req.url ?? '/');
     const method = (req.method ?? 'GET').toUpperCase();
-    let match: { route: CompiledRoute; values: string[] } | undefined;
-    for (const route of routes) {
-      if (route.spec.method !== method) continue;
-      const m = route.pattern.exec(url.pathname);
-      if (m) {
-        match = { route, values: m.slice(1).map(decodeURIComponent) };
-        break;
-      }
+    const match = matchRoute(routes, method, url.pathname);
+    if (match.kind === 'not-found') return gatewayError(res, requestId, 404, 'not_found', GATEWAY_MESSAGES.not_found);
+    if (match.kind === 'method-not-allowed') {
+      return gatewayError(res, requestId, 405, 'method_not_allowed', GATEWAY_MESSAGES.method_not_allowed, { headers: { allow: match.allow.join(', ') } });
     }
-    if (!match) return gatewayError(res, requestId, 404, 'not_found', GATEWAY_MESSAGES.not_found);
+    const values = decodeParams(match.values);
+    if (!values) return gatewayError(res, requestId, 400, 'invalid_request', 'The path holds a malformed percent-escape.');
     const { spec } = match.route;
 
     const body = await readBody(req);
@@ -117,12 +151,12 @@ export function createFront(options: FrontOptions): Server {
     }
     const query: Record<string, string> = {};
     const multiQuery: Record<string, string[]> = {};
-    for (const [k, v] of url.searchParams) {
+    for (const [k, v] of url.query) {
       query[k] = v;
       (multiQuery[k] ??= []).push(v);
     }
     const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
-    const pathParameters = Object.fromEntries(match.route.params.map((p, i) => [p, match.values[i]!]));
+    const pathParameters = Object.fromEntries(match.route.params.map((p, i) => [p, values[i]!]));
     const methodArn = `arn:aws:execute-api:us-east-1:000000000000:local/${stage}/${method}${url.pathname}`;
 
     let authorizerContext: Record<string, unknown> | null = null;
@@ -148,6 +182,14 @@ export function createFront(options: FrontOptions): Server {
         });
       } catch (error) {
         if ((error as Error).message === 'Unauthorized') return gatewayError(res, requestId, 401, 'missing_api_key', GATEWAY_MESSAGES.missing_api_key);
+        // As the API stack's gateway response for authorizer errors: the key lookups of this IP are over the limit.
+        if ((error as Error).message === AUTHORIZER_RATE_LIMITED) {
+          const wait = GATEWAY_RETRY_AFTER_SECONDS;
+          return gatewayError(res, requestId, 429, 'rate_limited', GATEWAY_MESSAGES.rate_limited, {
+            headers: { 'retry-after': String(wait), 'ratelimit-remaining': '0', 'ratelimit-reset': String(wait) },
+            body: { retryAfterSeconds: wait },
+          });
+        }
         options.log?.(`authorizer failed: ${(error as Error).stack}`);
         return gatewayError(res, requestId, 500, 'internal_error', 'Something went wrong on our side.');
       }
@@ -197,7 +239,8 @@ export function createFront(options: FrontOptions): Server {
   return createServer((req, res) => {
     handle(req, res).catch((error: Error) => {
       options.log?.(`front failed: ${error.stack}`);
-      if (!res.headersSent) res.writeHead(500).end();
+      if (!res.headersSent) gatewayError(res, randomUUID(), 500, 'internal_error', 'Something went wrong on our side.');
+      else res.destroy();
     });
   });
 }

@@ -1,14 +1,15 @@
 // local runtime: the whole service on one machine. Local AWS engines, the resources the CDK app declares, the
 // environment the Lambda handlers read, a development account with its key, and the HTTP front.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDocumentClient, createDynamoClient, type TableRef } from '@rivals/db';
-import { LOCAL_CREDENTIALS, LOCAL_HOST, LOCAL_REGION, startDynamoDbLocal, startS3, startSqs, type RunningEngine } from './engines.js';
+import { freePort, LOCAL_CREDENTIALS, LOCAL_HOST, LOCAL_REGION, startDynamoDbLocal, startS3, startSqs, type DynamoDbLocalOptions, type RunningEngine } from './engines.js';
 import { createFront } from './front.js';
+import { DEFAULT_PORT, lockDataDir, removeInstance, writeInstance } from './instance.js';
 import { provision, type ProvisionedResources } from './provision.js';
 import { startSchedules } from './schedules.js';
 import { tableServices } from './services.js';
@@ -16,16 +17,23 @@ import { tableServices } from './services.js';
 export const PROJECT_ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const DEV_ACCOUNT_ID = 'acct_dev';
 
+const PREFIX = 'rivals-local';
+const CLIENT_CONFIG = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+
 export interface LocalOptions {
   port?: number;
   host?: string;
-  /** Keep DynamoDB and S3 data here between runs; in memory (and a temporary folder) otherwise. */
+  /** Keep DynamoDB and S3 data here between runs (one instance at a time); in memory (and a temporary folder) otherwise. */
   dataDir?: string;
   devCredits?: number;
   devApiKey?: string;
-  /** Where the dev key is written; nothing is written when null. */
-  keyFile?: string | null;
+  /** Where the instance's files go (`.local` of the project for `npm start`, see instance.ts); nothing is written when absent. */
+  stateDir?: string | null;
+  /** @deprecated Nothing is written unless `stateDir` is given. */
+  keyFile?: null;
   log?: (line: string) => void;
+  /** A part failed for good (DynamoDB Local could not be restarted). `npm start` stops everything and exits. */
+  onFatal?: (error: Error) => void;
   /** Seconds between runs of the scheduled functions (the sweeper); default 60. */
   scheduleEverySeconds?: number;
 }
@@ -37,71 +45,141 @@ export interface LocalService {
   resources: ProvisionedResources;
   endpoints: { dynamodb: string; s3: string; sqs: string };
   table: TableRef;
+  /** Where the development key was written, when `stateDir` was given. */
+  keyFile: string | null;
   stop(): Promise<void>;
+}
+
+interface Engines {
+  dynamodb: RunningEngine;
+  s3: RunningEngine;
+  sqs: RunningEngine;
 }
 
 export async function startLocal(options: LocalOptions = {}): Promise<LocalService> {
   const log = options.log ?? (() => undefined);
-  const started: RunningEngine[] = [];
-  const scratch = options.dataDir ? null : mkdtempSync(join(tmpdir(), 'rivals-s3-'));
-  let server: Server | undefined;
-  let schedules: { stop(): Promise<void> } | undefined;
+  const fatal = options.onFatal ?? ((error: Error) => log(`FATAL: ${error.message}`));
+  const cleanups: (() => unknown)[] = [];
+  let stopping = false;
+  const deaths: number[] = [];
   const stop = async () => {
-    await schedules?.stop();
-    if (server) await new Promise<void>((r) => server!.close(() => r()));
-    server?.closeAllConnections();
-    for (const engine of started.reverse()) await engine.stop().catch(() => undefined);
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    stopping = true;
+    for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve().then(cleanup).catch(() => undefined);
   };
   try {
-    const [dynamodb, s3, sqs] = await Promise.all([
-      startDynamoDbLocal(options.dataDir ? { dataDir: join(options.dataDir, 'dynamodb') } : {}),
-      startS3({ directory: options.dataDir ? join(options.dataDir, 's3') : scratch! }),
-      startSqs(),
-    ]);
-    started.push(dynamodb, s3, sqs);
-    const endpoints = { dynamodb: dynamodb.endpoint, s3: s3.endpoint, sqs: sqs.endpoint };
-    log(`engines: DynamoDB Local ${endpoints.dynamodb}, s3rver ${endpoints.s3}, SQS ${endpoints.sqs}`);
+    if (options.dataDir) cleanups.push(lockDataDir(options.dataDir, options.port ?? DEFAULT_PORT));
+    const dynamoOptions: DynamoDbLocalOptions = {
+      port: await freePort(),
+      ...(options.dataDir ? { dataDir: join(options.dataDir, 'dynamodb'), workDir: join(options.dataDir, 'dynamodb') } : {}),
+      onExit: (reason) => void restartDynamoDb(reason),
+    };
+    const engines = await startEngines(dynamoOptions, options.dataDir, cleanups);
+    const endpoints = { dynamodb: engines.dynamodb.endpoint, s3: engines.s3.endpoint, sqs: engines.sqs.endpoint };
 
-    const clientConfig = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
-    const resources = await provision(endpoints, 'rivals-local', clientConfig);
-    Object.assign(process.env, {
-      AWS_REGION: LOCAL_REGION,
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
-      AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
-      AWS_ENDPOINT_URL_S3: endpoints.s3,
-      AWS_ENDPOINT_URL_SQS: endpoints.sqs,
-      AWS_LAMBDA_FUNCTION_NAME: 'rivals-local',
-      TABLE_NAME: resources.tableName,
-      UPLOADS_BUCKET: resources.bucketName,
-      BULK_QUEUE_URL: resources.queues.BulkQueue ?? '',
-      POWERTOOLS_DEV: 'true',
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
-    });
+    const resources = await provision(endpoints, PREFIX, CLIENT_CONFIG);
+    configureHandlers(endpoints, resources);
 
-    const table: TableRef = { client: createDocumentClient(createDynamoClient({ ...clientConfig, endpoint: endpoints.dynamodb })), tableName: resources.tableName };
-    const { accountId, apiKey } = await ensureDevAccount(table, options.devCredits ?? 1000, options.devApiKey);
+    const table: TableRef = { client: createDocumentClient(createDynamoClient({ ...CLIENT_CONFIG, endpoint: endpoints.dynamodb })), tableName: resources.tableName };
+    const credits = options.devCredits ?? 1000;
+    const { accountId, apiKey } = await ensureDevAccount(table, credits, options.devApiKey);
 
-    server = createFront({ projectRoot: PROJECT_ROOT, log });
-    schedules = startSchedules({ projectRoot: PROJECT_ROOT, everySeconds: options.scheduleEverySeconds ?? 60, log });
-    const host = options.host ?? LOCAL_HOST;
-    await new Promise<void>((resolveListen, reject) => {
-      server!.once('error', reject);
-      server!.listen(options.port ?? 3000, host, () => resolveListen());
-    });
-    const { port } = server.address() as AddressInfo;
-    const url = `http://${host}:${port}`;
-    if (options.keyFile) {
-      mkdirSync(join(options.keyFile, '..'), { recursive: true });
-      writeFileSync(options.keyFile, `${apiKey}\n`, { mode: 0o600 });
-      writeFileSync(join(options.keyFile, '..', 'runtime.json'), JSON.stringify({ url, endpoints, resources }, null, 2));
+    /**
+     * DynamoDB Local died: restart it on the same port (the handlers' clients keep their endpoint) and provision again,
+     * the table and then the development account with the same key, rather than exit. With DATA_DIR nothing is lost and
+     * the service heals; in memory the data is lost either way, and the key the user holds keeps working. Said loudly.
+     * Three deaths within a minute, or a restart that fails, are fatal: a loop would hide a broken Java or machine.
+     */
+    async function restartDynamoDb(reason: string) {
+      if (stopping) return;
+      log(`DynamoDB Local stopped unexpectedly (${reason}); restarting it.`);
+      deaths.push(Date.now());
+      if (deaths.filter((t) => Date.now() - t < 60_000).length >= 3) return fatal(new Error('DynamoDB Local stopped 3 times within a minute; giving up.'));
+      try {
+        engines.dynamodb = await startDynamoDbLocal(dynamoOptions);
+        if (stopping) return void (await engines.dynamodb.stop());
+        await provision(endpoints, PREFIX, CLIENT_CONFIG, { tablesOnly: true });
+        await ensureDevAccount(table, credits, apiKey);
+        log(
+          options.dataDir
+            ? 'DynamoDB Local restarted; its data in DATA_DIR is kept.'
+            : `DynamoDB Local restarted IN MEMORY: every account, key, credit and search since the start is LOST. The table and the development account (same key, ${credits} credits) are back.`,
+        );
+      } catch (error) {
+        fatal(new Error(`DynamoDB Local stopped and could not be restarted: ${(error as Error).message}`));
+      }
     }
-    return { url, apiKey, accountId, resources, endpoints, table, stop };
+
+    const server = createFront({ projectRoot: PROJECT_ROOT, log });
+    cleanups.push(() => closeServer(server));
+    const schedules = startSchedules({ projectRoot: PROJECT_ROOT, everySeconds: options.scheduleEverySeconds ?? 60, log });
+    cleanups.push(() => schedules.stop());
+    const url = await listen(server, options.port ?? DEFAULT_PORT, options.host ?? LOCAL_HOST);
+    let keyFile: string | null = null;
+    if (options.stateDir) {
+      const { stateDir } = options;
+      const port = Number(new URL(url).port);
+      keyFile = writeInstance(stateDir, { url, pid: process.pid, port, dataDir: options.dataDir ?? null, endpoints, resources, startedAt: new Date().toISOString() }, apiKey);
+      cleanups.push(() => removeInstance(stateDir, port));
+    }
+    return { url, apiKey, accountId, resources, endpoints, table, keyFile, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** DynamoDB Local, s3rver and SQS; each is stopped by the cleanups, DynamoDB Local as it is then (it may be restarted). */
+async function startEngines(dynamoOptions: DynamoDbLocalOptions, dataDir: string | undefined, cleanups: (() => unknown)[]): Promise<Engines> {
+  const s3Dir = dataDir ? join(dataDir, 's3') : mkdtempSync(join(tmpdir(), 'rivals-s3-'));
+  if (!dataDir) cleanups.push(() => rmSync(s3Dir, { recursive: true, force: true }));
+  const started = await Promise.allSettled([startDynamoDbLocal(dynamoOptions), startS3({ directory: s3Dir }), startSqs()]);
+  const engines = {} as Engines;
+  const names = ['dynamodb', 's3', 'sqs'] as const;
+  started.forEach((result, i) => {
+    if (result.status === 'fulfilled') {
+      engines[names[i]!] = result.value;
+      cleanups.push(() => engines[names[i]!].stop());
+    }
+  });
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return engines;
+}
+
+/** The environment the Lambda handlers read, pointing at the local engines. Health probes them (see functions/http/health.ts). */
+function configureHandlers(endpoints: LocalService['endpoints'], resources: ProvisionedResources) {
+  Object.assign(process.env, {
+    AWS_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+    AWS_ENDPOINT_URL_S3: endpoints.s3,
+    AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+    AWS_LAMBDA_FUNCTION_NAME: 'rivals-local',
+    TABLE_NAME: resources.tableName,
+    UPLOADS_BUCKET: resources.bucketName,
+    BULK_QUEUE_URL: resources.queues.BulkQueue ?? '',
+    HEALTH_PROBE_URLS: Object.entries(endpoints).map(([name, url]) => `${name}=${url}`).join(','),
+    POWERTOOLS_DEV: 'true',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
+  });
+}
+
+async function listen(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} on ${host} is already in use (another Rivals instance?); set PORT to use another port`) : error),
+    );
+    server.listen(port, host, () => resolveListen());
+  });
+  return `http://${host}:${(server.address() as AddressInfo).port}`;
+}
+
+async function closeServer(server: Server) {
+  if (!server.listening) return;
+  const closed = new Promise<void>((r) => server.close(() => r()));
+  server.closeAllConnections();
+  await closed;
 }
 
 /** The development account: created once with its credits; a key issued on every start (or the DEV_API_KEY given). */

@@ -1,5 +1,6 @@
 // providers adapter (secondary): candidates from a model on Amazon Bedrock through the model-agnostic Converse API.
-import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
+// The SDK client is imported when the provider is first used, so that a function with providers off never loads it.
+import type { BedrockRuntimeClient, ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline.js';
 import { messageOf, ProviderError } from './errors.js';
 import { buildPrompt, clampLimit, parseProposals } from './prompt.js';
@@ -22,24 +23,29 @@ export interface BedrockConverseOptions extends LlmProviderOptions {
   client?: BedrockRuntimeClient;
 }
 
+const sdk = () => import('@aws-sdk/client-bedrock-runtime');
+
 export class BedrockConverseProvider implements CandidateProvider {
   readonly name: string;
-  private readonly client: BedrockRuntimeClient;
+  private client: Promise<BedrockRuntimeClient> | undefined;
 
   constructor(private readonly options: BedrockConverseOptions) {
     this.name = options.name ?? 'llm:bedrock';
-    this.client =
-      options.client ??
-      new BedrockRuntimeClient({
-        region: options.region,
-        maxAttempts: options.maxAttempts ?? 2,
-        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-        ...(options.credentials ? { credentials: options.credentials } : {}),
-      });
+    if (options.client) this.client = Promise.resolve(options.client);
+  }
+
+  private clientOf(): Promise<BedrockRuntimeClient> {
+    const { region, maxAttempts, endpoint, credentials } = this.options;
+    this.client ??= sdk().then(
+      ({ BedrockRuntimeClient }) =>
+        new BedrockRuntimeClient({ region, maxAttempts: maxAttempts ?? 2, ...(endpoint ? { endpoint } : {}), ...(credentials ? { credentials } : {}) }),
+    );
+    return this.client;
   }
 
   async propose(target: ProviderTarget, { limit, signal }: ProposeOptions): Promise<ProposedCandidate[]> {
     const prompt = buildPrompt(target, limit);
+    const [{ ConverseCommand }, client] = await Promise.all([sdk(), this.clientOf()]);
     const command = new ConverseCommand({
       modelId: this.options.modelId,
       system: [{ text: prompt.system }],
@@ -49,7 +55,7 @@ export class BedrockConverseProvider implements CandidateProvider {
     });
     const output = await withDeadline(this.name, signal, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, async (deadline) => {
       try {
-        return await this.client.send(command, { abortSignal: deadline });
+        return await client.send(command, { abortSignal: deadline });
       } catch (error) {
         if (deadline.aborted) throw error;
         // A 2xx the SDK could not deserialize is an unreadable answer, not a failed call.

@@ -18,6 +18,14 @@ describe('OpenAPI document', () => {
     expect(keyless.sort()).toEqual(ROUTES.filter((r) => !r.auth).map((r) => `${r.method} ${r.path}`).sort());
   });
 
+  it('documents 429 rate_limited with Retry-After on every route, and the RateLimit-* headers', () => {
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, op] of Object.entries(methods as Record<string, { responses: Record<string, { headers?: object }> }>)) {
+        expect([path, method, Object.keys(op.responses['429']?.headers ?? {})]).toEqual([path, method, expect.arrayContaining(['Retry-After', 'RateLimit-Remaining'])]);
+      }
+    }
+  });
+
   it('describes the search request from the same schema the handler validates with', () => {
     expect(document.components.schemas.SearchRequest).toMatchObject({
       type: 'object',

@@ -18,7 +18,8 @@ const fixturePath = join(tmpdir(), `rivals-fixture-kb-${process.pid}.json`);
 afterAll(() => rmSync(fixturePath, { force: true }));
 beforeAll(async () => {
   writeFileSync(fixturePath, JSON.stringify(fixtureIndex()));
-  Object.assign(process.env, { KB_INDEX_PATH: fixturePath, TABLE_NAME: 'rivals-test' });
+  // Rate limits off: this file is about search (test/unit/functions/rate-limit.test.ts is about the limits).
+  Object.assign(process.env, { KB_INDEX_PATH: fixturePath, TABLE_NAME: 'rivals-test', RATE_LIMIT_KEY_PER_SECOND: '0', RATE_LIMIT_IP_PER_SECOND: '0' });
   ({ handler } = (await import('../../../functions/http/search.js')) as never);
 });
 beforeEach(() => ddb.reset());

@@ -1,12 +1,16 @@
-// core use case: API keys. A key is shown once; only its SHA-256 is stored and looked up.
+// core use case: API keys. A key is shown once; only its SHA-256 is stored and looked up. Keys are created and revoked
+// by their account (the API) or by an operator (the admin command); the API never leaves an account without a key.
 import { createHash, randomInt } from 'node:crypto';
-import { ApiError } from '../errors.js';
-import type { ApiKeyRecord, ApiKeyStore, Clock, IdGenerator } from '../ports.js';
+import { API_KEY_ID_PATTERN, MAX_ACTIVE_API_KEYS } from '@rivals/contracts';
+import { ApiError, notFound } from '../errors.js';
+import type { ApiKeyRecord, ApiKeyStore, Clock, IdGenerator, Page, PageRequest } from '../ports.js';
 
 export const API_KEY_PREFIX = 'sk-live-';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 40; // 40 base62 characters: about 238 bits
 const KEY_SHAPE = /^sk-live-[0-9A-Za-z]{32,128}$/;
+/** lastUsedAt is written at most once a minute per key. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
 
 export const hashApiKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
 export const isWellFormedApiKey = (key: string) => KEY_SHAPE.test(key);
@@ -28,10 +32,28 @@ export interface Principal {
   keyId: string;
 }
 
-export class ApiKeyService {
-  constructor(private readonly deps: { keys: ApiKeyStore; clock: Clock; ids: IdGenerator }) {}
+export interface ApiKeyServiceDeps {
+  keys: ApiKeyStore;
+  clock: Clock;
+  ids: IdGenerator;
+  /** Told about a failed lastUsedAt write, which never fails the request it belongs to. */
+  onTouchFailure?: (error: unknown) => void;
+}
 
-  async issue(accountId: string, name = 'default', presetKey?: string): Promise<IssuedApiKey> {
+export class ApiKeyService {
+  constructor(private readonly deps: ApiKeyServiceDeps) {}
+
+  /** A key created by its account through the API: at most MAX_ACTIVE_API_KEYS live keys an account. */
+  create(accountId: string, name: string | null = null): Promise<IssuedApiKey> {
+    return this.mint(accountId, name, undefined, MAX_ACTIVE_API_KEYS);
+  }
+
+  /** A key issued by an operator (admin command, local development account), optionally a preset one. */
+  issue(accountId: string, name: string | null = 'default', presetKey?: string): Promise<IssuedApiKey> {
+    return this.mint(accountId, name, presetKey, null);
+  }
+
+  private async mint(accountId: string, name: string | null, presetKey: string | undefined, maxActive: number | null): Promise<IssuedApiKey> {
     const key = presetKey ?? generateApiKey();
     if (!isWellFormedApiKey(key)) throw new ApiError('invalid_request', 'An API key is sk-live- followed by at least 32 base62 characters.');
     const record: ApiKeyRecord = {
@@ -45,23 +67,43 @@ export class ApiKeyService {
       lastUsedAt: null,
       revokedAt: null,
     };
-    await this.deps.keys.create(record);
+    await this.deps.keys.create(record, { maxActive });
     return { record, key };
   }
 
-  /** The principal of a live key, or null for a malformed, unknown or revoked one. */
+  /**
+   * The principal of a live key; null for a malformed, unknown or revoked key, or one whose account is gone. Every
+   * read is strongly consistent, so a key works the moment it is created and stops the moment it is revoked. The
+   * lastUsedAt write runs alongside the second read, so it adds no wait of its own.
+   */
   async authenticate(key: string): Promise<Principal | null> {
     if (!isWellFormedApiKey(key)) return null;
-    const record = await this.deps.keys.findByHash(hashApiKey(key));
-    if (!record || record.revokedAt) return null;
-    return { accountId: record.accountId, keyId: record.id };
+    const claim = await this.deps.keys.findClaim(hashApiKey(key));
+    if (!claim || claim.revokedAt) return null;
+    const now = this.deps.clock.now();
+    const [owned] = await Promise.all([
+      this.deps.keys.loadOwned(claim.accountId, claim.keyId),
+      this.deps.keys
+        .touch(claim.accountId, claim.keyId, now.toISOString(), new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString())
+        .catch((error: unknown) => this.deps.onTouchFailure?.(error)),
+    ]);
+    if (!owned.accountExists || !owned.record || owned.record.revokedAt) return null;
+    return { accountId: claim.accountId, keyId: claim.keyId };
   }
 
-  list(accountId: string): Promise<ApiKeyRecord[]> {
-    return this.deps.keys.list(accountId);
+  list(accountId: string, page: PageRequest): Promise<Page<ApiKeyRecord>> {
+    return this.deps.keys.list(accountId, page);
   }
 
-  async revoke(accountId: string, keyId: string): Promise<void> {
-    await this.deps.keys.revoke(accountId, keyId, this.deps.clock.now().toISOString());
+  /**
+   * Revokes one of the account's keys; revoking a revoked key again changes nothing. An unknown key, or another
+   * account's, is not_found. Through the API (`keepOneActive`), the account's last live key cannot be revoked.
+   */
+  async revoke(accountId: string, keyId: string, options: { keepOneActive?: boolean } = {}): Promise<void> {
+    if (!API_KEY_ID_PATTERN.test(keyId)) throw notFound('API key');
+    const outcome = await this.deps.keys.revoke(accountId, keyId, this.deps.clock.now().toISOString(), { keepOneActive: options.keepOneActive ?? true });
+    if (outcome === 'not_found') throw notFound('API key');
+    if (outcome === 'last_active_key')
+      throw new ApiError('conflict', "This is the account's last active API key; create another key before revoking it.");
   }
 }

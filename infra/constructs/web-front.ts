@@ -1,0 +1,105 @@
+// infra: the one origin a browser talks to. CloudFront serves the dashboard's built files from a private bucket
+// (origin access control) and sends `/api/*` to the REST API uncached, so the dashboard needs no CORS; security
+// headers on every answer; an optional custom domain.
+import { existsSync } from 'node:fs';
+import { CfnOutput, Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  OriginRequestPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+
+export interface WebFrontProps {
+  api: RestApi;
+  /** The dashboard's built files (Vite's dist/); when absent, the distribution serves the API only. */
+  dashboardDir: string;
+  retainData: boolean;
+  domainName?: string;
+  /** An ACM certificate in us-east-1 (CloudFront's region) for domainName. */
+  certificateArn?: string;
+}
+
+/**
+ * Paths without a file extension are the dashboard's own routes (/search, /share/:token): they get index.html, and
+ * the single-page app takes it from there. A CloudFront function, not an error page, so that API errors pass as they are.
+ */
+const SPA_ROUTING = `function handler(event) {
+  var request = event.request;
+  if (!/\\.[a-z0-9]+$/i.test(request.uri)) request.uri = '/index.html';
+  return request;
+}`;
+
+export class WebFront extends Construct {
+  readonly distribution: Distribution;
+
+  constructor(scope: Construct, id: string, props: WebFrontProps) {
+    super(scope, id);
+    const site = new Bucket(this, 'Site', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      // The site is rebuilt from the repository on every deploy: nothing in it needs keeping.
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+    const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      securityHeadersBehavior: {
+        contentSecurityPolicy: {
+          contentSecurityPolicy: "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+          override: true,
+        },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+      },
+    });
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Rivals dashboard and API',
+      defaultRootObject: 'index.html',
+      minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+      priceClass: PriceClass.PRICE_CLASS_100,
+      ...(props.domainName && props.certificateArn
+        ? { domainNames: [props.domainName], certificate: Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn) }
+        : {}),
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(site),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        responseHeadersPolicy: headers,
+        functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: new CloudFrontFunction(this, 'SpaRouting', { code: FunctionCode.fromInline(SPA_ROUTING) }) }],
+      },
+      additionalBehaviors: {
+        '/api/*': {
+          origin: new RestApiOrigin(props.api),
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          // Every header but Host (API Gateway answers for its own host), every query string, no cookies.
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: headers,
+        },
+      },
+    });
+    if (existsSync(props.dashboardDir)) {
+      new BucketDeployment(this, 'Deploy', { sources: [Source.asset(props.dashboardDir)], destinationBucket: site, distribution: this.distribution, distributionPaths: ['/*'] });
+    }
+    new CfnOutput(scope, 'DashboardUrl', { value: `https://${props.domainName ?? this.distribution.distributionDomainName}/`, description: 'The dashboard, and the API on the same origin under /api' });
+  }
+}

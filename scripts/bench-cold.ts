@@ -1,0 +1,86 @@
+// `npm run bench:cold`: each function's cold start, measured on the bundles `cdk deploy` would upload (the same
+// esbuild settings, the knowledge base copied beside the search function): bundle size, import time (Lambda's init:
+// the search function loads the knowledge base here), heap and RSS after init, and the first invocation where it needs
+// no more than DynamoDB Local (health, the OpenAPI document, a search). Figures to read, not a pass/fail test.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { buildStage } from '../infra/stage.js';
+import { startLocal } from '@rivals/local';
+
+type Fn = { Type: string; Properties: { Code: { S3Key?: string }; Environment?: { Variables?: Record<string, string> } } };
+
+const outdir = mkdtempSync(join(tmpdir(), 'rivals-cold-'));
+const local = await startLocal({ port: 0, keyFile: null, log: () => undefined });
+try {
+  console.log('bundling every function as cdk deploy does ...');
+  const app = new App({ outdir });
+  const { api } = buildStage(app, 'bench');
+  const template = app.synth().getStackByName(api.stackName).template as { Resources: Record<string, Fn> };
+  const probe = join(outdir, 'probe.mjs');
+  // Runs in a fresh process per function, as a new Lambda container would.
+  writeFileSync(
+    probe,
+    `const [dir, kind, apiKeyAccount] = process.argv.slice(2);
+const t0 = performance.now();
+const { handler } = await import(dir + '/index.mjs');
+const init = performance.now() - t0;
+const memory = process.memoryUsage();
+let first = null;
+const context = { functionName: 'bench', awsRequestId: 'bench', getRemainingTimeInMillis: () => 28000 };
+const event = (method, path, body, authorizer) => ({ httpMethod: method, path, resource: path, headers: { 'content-type': 'application/json' }, body,
+  requestContext: { requestId: 'bench', identity: { sourceIp: '127.0.0.1' }, ...(authorizer ? { authorizer } : {}) }, queryStringParameters: null, pathParameters: null });
+const t1 = performance.now();
+if (kind === 'Health') await handler(event('GET', '/api/health'), context);
+if (kind === 'OpenApi') await handler(event('GET', '/api/openapi.json'), context);
+if (kind === 'Search') {
+  const r = await handler(event('POST', '/api/v1/search', JSON.stringify({ domain: 'stripe.com' }), { accountId: apiKeyAccount, keyId: 'key_bench' }), context);
+  if (r.statusCode !== 200) throw new Error('search answered ' + r.statusCode + ' ' + r.body);
+}
+if (['Health', 'OpenApi', 'Search'].includes(kind)) first = performance.now() - t1;
+console.log(JSON.stringify({ init, first, heap: memory.heapUsed, rss: memory.rss }));
+`,
+  );
+  const rows: string[][] = [];
+  for (const [logicalId, fn] of Object.entries(template.Resources)) {
+    if (fn.Type !== 'AWS::Lambda::Function' || !fn.Properties.Code.S3Key) continue;
+    const kind = logicalId.replace(/Function[0-9A-F]{8}$/, '').replace(/[0-9A-F]{8}$/, '');
+    const dir = join(outdir, `asset.${fn.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
+    // The Lambda runtime provides the AWS SDK; here it comes from the project's node_modules.
+    symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
+    const size = readdirSync(dir).filter((f) => f !== 'node_modules').reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+    const env = {
+      ...process.env,
+      ...fn.Properties.Environment?.Variables,
+      TABLE_NAME: local.resources.tableName,
+      KB_INDEX_PATH: join(dir, 'kb-index.json'),
+      AWS_LAMBDA_FUNCTION_NAME: `bench-${kind}`,
+      NODE_OPTIONS: '--enable-source-maps',
+      LOG_LEVEL: 'ERROR',
+      POWERTOOLS_METRICS_DISABLED: 'true',
+    };
+    const run = spawnSync(process.execPath, [probe, dir, kind, local.accountId], { env, encoding: 'utf8' });
+    if (run.status !== 0) {
+      rows.push([kind, `${(size / 1024).toFixed(0)} KB`, `failed: ${run.stderr.split("\n").find((l) => /Error/.test(l)) ?? run.stderr.slice(-300)}`]);
+      continue;
+    }
+    const m = JSON.parse(run.stdout.trim().split('\n').pop()!) as { init: number; first: number | null; heap: number; rss: number };
+    rows.push([
+      kind,
+      `${(size / 1024).toFixed(0)} KB`,
+      `${m.init.toFixed(0)} ms`,
+      m.first === null ? '–' : `${m.first.toFixed(0)} ms`,
+      `${(m.heap / 1048576).toFixed(0)} MB`,
+      `${(m.rss / 1048576).toFixed(0)} MB`,
+    ]);
+  }
+  console.log('\n| function | bundle (with its data) | import (init) | first request | heap after init | RSS after init |');
+  console.log('|---|---|---|---|---|---|');
+  for (const r of rows.sort((a, b) => a[0]!.localeCompare(b[0]!))) console.log(`| ${r.join(' | ')} |`);
+  console.log(`\nNode ${process.versions.node} on this machine (Lambda runs Node 22 on ARM64; figures there differ). The search's first request includes its DynamoDB calls to DynamoDB Local.`);
+} finally {
+  await local.stop();
+  rmSync(outdir, { recursive: true, force: true });
+}
