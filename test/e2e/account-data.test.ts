@@ -11,7 +11,7 @@ let service: LocalService;
 /** A second account, the stranger of the ownership walk. */
 let strangerKey: string;
 /** Objects of the development account (A). */
-const a = { searchIds: [] as string[], shareToken: '', savedDomain: 'watched-rival.com' };
+const a = { searchIds: [] as string[], shareToken: '', savedDomain: 'watched-rival.com', keyId: '' };
 
 type Init = { method?: string; key?: string | null; body?: unknown; headers?: Record<string, string> };
 const call = async (path: string, init: Init = {}) => {
@@ -34,6 +34,7 @@ beforeAll(async () => {
   }
   a.shareToken = (await call(`/api/searches/${a.searchIds[0]}/share`, { method: 'POST' })).body.token;
   expect((await call('/api/saved-companies', { method: 'POST', body: { domain: a.savedDomain, searchId: a.searchIds[0] } })).status).toBe(201);
+  a.keyId = (await call('/api/auth/api-keys')).body.items[0].id;
   const other = servicesOn(service.table, engineReturning(1));
   const stranger = await other.accounts.open('Stranger', 3);
   strangerKey = (await other.apiKeys.issue(stranger.id)).key;
@@ -151,7 +152,22 @@ const OWNERSHIP: OwnershipCase[] = [
     status: 204,
     intact: async () => expect((await call('/api/saved-companies')).body.items.map((i: { domain: string }) => i.domain)).toContain(a.savedDomain),
   },
+  {
+    route: 'DELETE /api/auth/api-keys/{id}',
+    call: () => ({ path: `/api/auth/api-keys/${a.keyId}`, init: { method: 'DELETE' } }),
+    status: 404,
+    intact: async () => expect((await call('/api/v1/balance')).status).toBe(200),
+  },
+  {
+    route: 'DELETE /api/auth/api-keys',
+    call: () => ({ path: '/api/auth/api-keys', init: { method: 'DELETE', body: { id: a.keyId } } }),
+    status: 404,
+    intact: async () => expect((await call('/api/v1/balance')).status).toBe(200),
+  },
 ];
+
+/** Keyed routes that take an id in their body rather than their path. */
+const ID_IN_BODY = ['POST /api/saved-companies', 'DELETE /api/auth/api-keys'];
 
 describe('ownership: a second account never reaches the first one\'s objects', () => {
   it.each(OWNERSHIP.map((c) => [c.route, c] as const))('%s', async (_, c) => {
@@ -168,7 +184,7 @@ describe('ownership: a second account never reaches the first one\'s objects', (
   });
 
   it('walks every keyed route of the route table that takes an id', () => {
-    const takesId = ROUTES.filter((r) => r.auth && (/\{\w+\}/.test(r.path) || r.path === '/api/saved-companies' && r.method === 'POST')).map((r) => `${r.method} ${r.path}`);
+    const takesId = ROUTES.filter((r) => r.auth && (/\{\w+\}/.test(r.path) || ID_IN_BODY.includes(`${r.method} ${r.path}`))).map((r) => `${r.method} ${r.path}`);
     expect(OWNERSHIP.map((c) => c.route).sort()).toEqual(takesId.sort());
   });
 });
