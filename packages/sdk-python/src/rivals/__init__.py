@@ -1,0 +1,40 @@
+"""sdk-python: the Rivals API client for Python (standard library only)."""
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .client import DEFAULT_BASE_URL, DIRECT_UPLOAD_MAX_BYTES, Response, Rivals  # noqa: E402
+from .errors import (  # noqa: E402
+    APIConnectionError,
+    APITimeoutError,
+    AuthenticationError,
+    BulkJobFailedError,
+    ConflictError,
+    IdempotencyError,
+    IdempotencyInProgressError,
+    InsufficientCreditsError,
+    InvalidDomainError,
+    InvalidRequestError,
+    NoCompetitorsFoundError,
+    NotFoundError,
+    PermissionDeniedError,
+    RateLimitError,
+    RivalsError,
+    ServerError,
+    WebhookSignatureError,
+)
+from .models import *  # noqa: E402,F401,F403
+from .models import __all__ as _models_all  # noqa: E402
+from .webhooks import construct_event, is_valid_signature, sign, verify_signature  # noqa: E402
+
+Client = Rivals
+
+__all__ = [
+    "Rivals", "Client", "Response", "DEFAULT_BASE_URL", "DIRECT_UPLOAD_MAX_BYTES",
+    "RivalsError", "APIConnectionError", "APITimeoutError", "AuthenticationError", "BulkJobFailedError",
+    "ConflictError", "IdempotencyError", "IdempotencyInProgressError", "InsufficientCreditsError",
+    "InvalidDomainError", "InvalidRequestError", "NoCompetitorsFoundError", "NotFoundError", "PermissionDeniedError",
+    "RateLimitError", "ServerError", "WebhookSignatureError",
+    "construct_event", "is_valid_signature", "sign", "verify_signature",
+    *_models_all,
+]
