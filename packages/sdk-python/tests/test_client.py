@@ -11,7 +11,11 @@ from unittest import mock
 from support import FakeApi, Recorded, error
 
 from rivals import (
-    APITimeoutError,
+    IdempotencyKeyReusedError,
+    NoCompetitorsFoundError,
+    RivalsApiError,
+    RivalsTimeoutError,
+    UnprocessableError,
     AuthenticationError,
     ConflictError,
     IdempotencyInProgressError,
@@ -88,6 +92,7 @@ class RetryTest(unittest.TestCase):
                 c.create_api_key("ci")
         self.assertEqual(len(fake.requests), 2)
         self.assertEqual(ctx.exception.retry_after, 1.0)
+        self.assertEqual(ctx.exception.retry_after_seconds, 1.0)
         self.assertEqual(ctx.exception.request_id, "req_r")
         self.assertEqual(len(waits), 1)
 
@@ -101,8 +106,11 @@ class ErrorMappingTest(unittest.TestCase):
         (404, "not_found", NotFoundError),
         (409, "conflict", ConflictError),
         (409, "idempotency_in_progress", IdempotencyInProgressError),
+        (422, "idempotency_key_reused", IdempotencyKeyReusedError),
+        (422, "no_competitors_found", NoCompetitorsFoundError),
+        (422, "unprocessable_added_later", UnprocessableError),
         (502, "research_failed", ServerError),
-        (418, "teapot_added_later", RivalsError),
+        (418, "teapot_added_later", RivalsApiError),
     ]
 
     def test_maps_each_error_to_its_class_with_code_status_and_request_id(self) -> None:
@@ -114,6 +122,7 @@ class ErrorMappingTest(unittest.TestCase):
                     with self.assertRaises(cls) as ctx:
                         c.search("stripe.com")
                 err = ctx.exception
+                self.assertIsInstance(err, RivalsApiError)
                 self.assertIsInstance(err, RivalsError)
                 self.assertEqual((err.code, err.status, err.request_id), (code, status, "req_" + code))
                 self.assertEqual(err.details, [{"field": "domain", "problem": "bad"}])
@@ -134,7 +143,7 @@ class ErrorMappingTest(unittest.TestCase):
             c, _ = client(fake)
             with self.assertRaises(NotFoundError) as ctx:
                 c.get_search("srch_x")
-        self.assertEqual((ctx.exception.status, ctx.exception.code, ctx.exception.request_id), (404, None, "req_gw"))
+        self.assertEqual((ctx.exception.status, ctx.exception.code, ctx.exception.request_id), (404, "not_found", "req_gw"))
 
     def test_no_api_key_fails_before_sending(self) -> None:
         with mock.patch.dict(os.environ, {"RIVALS_API_KEY": ""}):
@@ -172,7 +181,7 @@ class ConfigTest(unittest.TestCase):
     def test_a_per_call_timeout_raises_api_timeout_error(self) -> None:
         with FakeApi([(200, {}, {"creditsRemaining": 7})] * 2, delay=1.0) as fake:
             c, _ = client(fake, max_retries=0)
-            with self.assertRaises(APITimeoutError):
+            with self.assertRaises(RivalsTimeoutError):
                 c.balance(timeout=0.2)
 
 

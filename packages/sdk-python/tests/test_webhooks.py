@@ -7,7 +7,7 @@ import unittest
 
 import support  # noqa: F401
 
-from rivals import WebhookSignatureError, construct_event, is_valid_signature, sign, verify_signature
+from rivals import WebhookSignatureError, construct_event, is_valid_signature, sign, sign_webhook, verify_signature, verify_webhook
 
 SECRET = "whsec_test"
 BODY = b'{"id":"evt_1","type":"bulk_job.completed","createdAt":"2026-11-24T00:00:00.000Z","data":{"jobId":"job_1"}}'
@@ -22,6 +22,7 @@ class WebhookSignatureTest(unittest.TestCase):
         event = construct_event(BODY.decode(), header, SECRET, now=1700000010)
         self.assertEqual(event["type"], "bulk_job.completed")
         self.assertEqual(event["data"], {"jobId": "job_1"})
+        self.assertEqual(verify_webhook(BODY, sign_webhook(BODY, SECRET, 1700000000), SECRET, now=1700000000), event)
 
     def test_refuses_a_changed_body_a_wrong_secret_and_a_malformed_header(self) -> None:
         header = sign(BODY, SECRET, 1700000000)

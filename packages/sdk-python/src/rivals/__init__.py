@@ -10,8 +10,8 @@ from .errors import (  # noqa: E402
     AuthenticationError,
     BulkJobFailedError,
     ConflictError,
-    IdempotencyError,
     IdempotencyInProgressError,
+    IdempotencyKeyReusedError,
     InsufficientCreditsError,
     InvalidDomainError,
     InvalidRequestError,
@@ -19,22 +19,36 @@ from .errors import (  # noqa: E402
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
+    RivalsApiError,
+    RivalsConnectionError,
     RivalsError,
+    RivalsTimeoutError,
     ServerError,
+    UnprocessableError,
     WebhookSignatureError,
 )
 from .models import *  # noqa: E402,F401,F403
 from .models import __all__ as _models_all  # noqa: E402
-from .webhooks import construct_event, is_valid_signature, sign, verify_signature  # noqa: E402
+from .webhooks import (  # noqa: E402
+    SIGNATURE_HEADER,
+    construct_event,
+    is_valid_signature,
+    sign,
+    sign_webhook,
+    verify_signature,
+    verify_webhook,
+)
 
 Client = Rivals
 
 __all__ = [
     "Rivals", "Client", "Response", "DEFAULT_BASE_URL", "DIRECT_UPLOAD_MAX_BYTES",
-    "RivalsError", "APIConnectionError", "APITimeoutError", "AuthenticationError", "BulkJobFailedError",
-    "ConflictError", "IdempotencyError", "IdempotencyInProgressError", "InsufficientCreditsError",
-    "InvalidDomainError", "InvalidRequestError", "NoCompetitorsFoundError", "NotFoundError", "PermissionDeniedError",
-    "RateLimitError", "ServerError", "WebhookSignatureError",
-    "construct_event", "is_valid_signature", "sign", "verify_signature",
+    "RivalsError", "RivalsApiError", "RivalsConnectionError", "RivalsTimeoutError", "APIConnectionError",
+    "APITimeoutError", "AuthenticationError", "BulkJobFailedError", "ConflictError", "IdempotencyInProgressError",
+    "IdempotencyKeyReusedError", "InsufficientCreditsError", "InvalidDomainError", "InvalidRequestError",
+    "NoCompetitorsFoundError", "NotFoundError", "PermissionDeniedError", "RateLimitError", "ServerError",
+    "UnprocessableError", "WebhookSignatureError",
+    "SIGNATURE_HEADER", "construct_event", "is_valid_signature", "sign", "sign_webhook", "verify_signature",
+    "verify_webhook",
     *_models_all,
 ]

@@ -15,10 +15,11 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Seque
 
 from . import __version__
 from .errors import (
-    APIConnectionError,
-    APITimeoutError,
     BulkJobFailedError,
+    RivalsConnectionError,
     RivalsError,
+    RivalsTimeoutError,
+    code_for_status,
     error_class_for,
     parse_retry_after,
 )
@@ -138,7 +139,7 @@ class Rivals:
         while True:
             try:
                 res = self._send(method, url, body, all_headers, timeout if timeout is not None else self.timeout)
-            except APIConnectionError:
+            except RivalsConnectionError:
                 if not replay_safe or attempt >= self.max_retries:
                     raise
                 self._sleep(self._backoff(attempt, None))
@@ -169,13 +170,13 @@ class Rivals:
             with err:
                 return Response(err.code, _lower(err.headers.items() if err.headers else []), err.read())
         except (socket.timeout, TimeoutError) as err:
-            raise APITimeoutError(f"{method} {url} timed out after {timeout} s") from err
+            raise RivalsTimeoutError(f"{method} {url} timed out after {timeout} s") from err
         except urllib.error.URLError as err:
             if isinstance(err.reason, (socket.timeout, TimeoutError)):
-                raise APITimeoutError(f"{method} {url} timed out after {timeout} s") from err
-            raise APIConnectionError(f"{method} {url} failed: {err.reason}") from err
+                raise RivalsTimeoutError(f"{method} {url} timed out after {timeout} s") from err
+            raise RivalsConnectionError(f"{method} {url} failed: {err.reason}") from err
         except (ConnectionError, OSError) as err:
-            raise APIConnectionError(f"{method} {url} failed: {err}") from err
+            raise RivalsConnectionError(f"{method} {url} failed: {err}") from err
 
     def _get(self, path: str, cls: Type[T], *, query: Optional[Mapping[str, Any]] = None, timeout: Optional[float] = None, auth: bool = True) -> T:
         return from_dict(cls, self.request("GET", path, query=query, timeout=timeout, auth=auth).json())
@@ -398,7 +399,7 @@ class Rivals:
     ) -> BulkJob:
         """Poll a job until it ends; ``on_progress`` sees each state read. A ``failed`` job raises
         BulkJobFailedError (unless ``raise_on_failure=False``); running past ``timeout`` seconds raises
-        APITimeoutError (the job goes on)."""
+        RivalsTimeoutError (the job goes on)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             job = self.get_bulk_job(job_id, limit=1)
@@ -409,7 +410,7 @@ class Rivals:
                     raise BulkJobFailedError(f"Bulk job {job_id} failed: {job.error}", job=job, code=job.error)
                 return job
             if deadline is not None and time.monotonic() + poll_interval > deadline:
-                raise APITimeoutError(f"Bulk job {job_id} still {job.status} after {timeout} s")
+                raise RivalsTimeoutError(f"Bulk job {job_id} still {job.status} after {timeout} s")
             self._sleep(poll_interval)
 
     def download_bulk_job(self, job_id: str, *, timeout: Optional[float] = None) -> str:
@@ -459,7 +460,7 @@ def _error_from(res: Response) -> RivalsError:
     if isinstance(parsed, dict):
         inner = parsed.get("error")
         body = inner if isinstance(inner, dict) else parsed
-    code = body.get("code") if isinstance(body.get("code"), str) else None
+    code = body.get("code") if isinstance(body.get("code"), str) else code_for_status(res.status)
     message = body.get("message") if isinstance(body.get("message"), str) else f"HTTP {res.status}"
     request_id = body.get("requestId") if isinstance(body.get("requestId"), str) else res.request_id
     cls = error_class_for(res.status, code)

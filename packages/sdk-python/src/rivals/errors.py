@@ -57,15 +57,33 @@ class RivalsError(Exception):
         return parts[0] if len(parts) == 1 else f"{parts[0]} ({', '.join(parts[1:])})"
 
 
-class APIConnectionError(RivalsError):
+    @property
+    def retry_after_seconds(self) -> Optional[float]:
+        """Seconds to wait before a retry, when the answer said (429 ``retryAfterSeconds`` or ``Retry-After``)."""
+        value = self.body.get("retryAfterSeconds")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        return parse_retry_after(self.headers.get("retry-after"))
+
+
+class RivalsConnectionError(RivalsError):
     """The request did not get an answer: the connection failed or was reset."""
 
 
-class APITimeoutError(APIConnectionError):
+class RivalsTimeoutError(RivalsConnectionError):
     """The request did not get an answer within its timeout."""
 
 
-class InvalidRequestError(RivalsError):
+#: Other names of the two (as other Python SDKs call them).
+APIConnectionError = RivalsConnectionError
+APITimeoutError = RivalsTimeoutError
+
+
+class RivalsApiError(RivalsError):
+    """The API answered with an error (4xx or 5xx); ``status`` and ``code`` are always set."""
+
+
+class InvalidRequestError(RivalsApiError):
     """400 ``invalid_request`` / ``invalid_domain``, 405, 413, 415: the request cannot be served as sent."""
 
 
@@ -73,11 +91,11 @@ class InvalidDomainError(InvalidRequestError):
     """400 ``invalid_domain``: not a public company domain."""
 
 
-class AuthenticationError(RivalsError):
+class AuthenticationError(RivalsApiError):
     """401 ``missing_api_key`` / ``invalid_api_key``."""
 
 
-class InsufficientCreditsError(RivalsError):
+class InsufficientCreditsError(RivalsApiError):
     """402 ``insufficient_credits``: the balance cannot pay; nothing was done."""
 
     @property
@@ -86,42 +104,43 @@ class InsufficientCreditsError(RivalsError):
         return value if isinstance(value, int) else None
 
 
-class PermissionDeniedError(RivalsError):
+class PermissionDeniedError(RivalsApiError):
     """403 ``forbidden``."""
 
 
-class NotFoundError(RivalsError):
+class NotFoundError(RivalsApiError):
     """404 ``not_found``: no such route or object (another account's objects are not found too)."""
 
 
-class ConflictError(RivalsError):
+class ConflictError(RivalsApiError):
     """409 ``conflict`` / ``idempotency_in_progress``: the request contradicts the object's state."""
 
 
-class IdempotencyError(RivalsError):
-    """422 ``idempotency_key_reused`` (or 409 ``idempotency_in_progress``, also a ConflictError)."""
+class UnprocessableError(RivalsApiError):
+    """422: the request was understood but cannot be served (see the two subclasses)."""
 
 
-class IdempotencyInProgressError(ConflictError, IdempotencyError):
+class IdempotencyKeyReusedError(UnprocessableError):
+    """422 ``idempotency_key_reused``: the Idempotency-Key was used before with a different body."""
+
+
+class IdempotencyInProgressError(ConflictError):
     """409 ``idempotency_in_progress``: a request with the same key still runs; retry a little later."""
 
 
-class NoCompetitorsFoundError(RivalsError):
+class NoCompetitorsFoundError(UnprocessableError):
     """422 ``no_competitors_found``: the search ran and found nothing; its credit is refunded."""
 
 
-class RateLimitError(RivalsError):
+class RateLimitError(RivalsApiError):
     """429 ``rate_limited``; ``retry_after`` is the seconds to wait."""
 
     @property
     def retry_after(self) -> Optional[float]:
-        value = self.body.get("retryAfterSeconds")
-        if isinstance(value, (int, float)):
-            return float(value)
-        return parse_retry_after(self.headers.get("retry-after"))
+        return self.retry_after_seconds
 
 
-class ServerError(RivalsError):
+class ServerError(RivalsApiError):
     """5xx: ``internal_error``, ``research_failed``, ``research_timeout``; failed searches carry ``refunded``."""
 
 
@@ -151,7 +170,7 @@ _BY_CODE: Dict[str, Type[RivalsError]] = {
     "payload_too_large": InvalidRequestError,
     "unsupported_media_type": InvalidRequestError,
     "no_competitors_found": NoCompetitorsFoundError,
-    "idempotency_key_reused": IdempotencyError,
+    "idempotency_key_reused": IdempotencyKeyReusedError,
     "rate_limited": RateLimitError,
     "internal_error": ServerError,
     "research_failed": ServerError,
@@ -168,18 +187,31 @@ _BY_STATUS: Dict[int, Type[RivalsError]] = {
     409: ConflictError,
     413: InvalidRequestError,
     415: InvalidRequestError,
-    422: InvalidRequestError,
+    422: UnprocessableError,
     429: RateLimitError,
 }
 
 
-def error_class_for(status: int, code: Optional[str]) -> Type[RivalsError]:
-    """The class for an answer: by its code when known, else by its status (a code added later still maps)."""
+_CODE_OF_STATUS: Dict[int, str] = {
+    400: "invalid_request", 401: "invalid_api_key", 402: "insufficient_credits", 403: "forbidden", 404: "not_found",
+    405: "method_not_allowed", 409: "conflict", 413: "payload_too_large", 415: "unsupported_media_type",
+    429: "rate_limited", 502: "research_failed", 504: "research_timeout",
+}
+
+
+def error_class_for(status: int, code: Optional[str]) -> Type[RivalsApiError]:
+    """The class for an answer: by its code when known (a subclass), else by its status (a code added later
+    still maps to its family)."""
     if code and code in _BY_CODE:
-        return _BY_CODE[code]
+        return _BY_CODE[code]  # type: ignore[return-value]
     if status >= 500:
         return ServerError
-    return _BY_STATUS.get(status, RivalsError)
+    return _BY_STATUS.get(status, RivalsApiError)  # type: ignore[return-value]
+
+
+def code_for_status(status: int) -> str:
+    """The code of an answer that carried none (a proxy's page, an empty body)."""
+    return _CODE_OF_STATUS.get(status, "internal_error" if status >= 500 else "invalid_request")
 
 
 def parse_retry_after(value: Optional[str]) -> Optional[float]:

@@ -84,3 +84,15 @@ def construct_event(
     if not isinstance(event, dict):
         raise WebhookSignatureError("The payload is not a JSON object.", code="invalid_payload")
     return event
+
+
+def verify_webhook(
+    raw_body: Union[bytes, str], signature_header: Optional[str], secret: str, *, tolerance: int = DEFAULT_TOLERANCE, now: Optional[float] = None
+) -> Dict[str, Any]:
+    """The Node SDK's name for ``construct_event``: verify the signature, return the parsed event."""
+    return construct_event(raw_body, signature_header, secret, tolerance=tolerance, now=now)
+
+
+def sign_webhook(raw_body: Union[bytes, str], secret: str, timestamp: Optional[int] = None) -> str:
+    """The Node SDK's name for ``sign``."""
+    return sign(raw_body, secret, timestamp)
