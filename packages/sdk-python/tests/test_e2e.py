@@ -6,6 +6,7 @@ skipped, so its tests start running the day it lands.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import re
 import time
@@ -137,7 +138,7 @@ class EndToEndTest(unittest.TestCase):
         page = self.client.history(limit=1, source="api")  # a bulk job of another test may still add its searches
         self.assertEqual(page.items[0].id, second.search_id)
         self.assertIsNotNone(page.next_cursor)
-        ids = [h.id for h in self.client.iter_history(page_size=1, source="api")][:2]
+        ids = [h.id for h in itertools.islice(self.client.iter_history(page_size=1, source="api"), 2)]
         self.assertEqual(ids, [second.search_id, first.search_id])
 
     @requires("GET", "/api/my-companies")
@@ -198,7 +199,7 @@ class EndToEndTest(unittest.TestCase):
         csv = self.client.download_bulk_job(upload.job_id).splitlines()
         self.assertTrue(csv[0].startswith("sourceDomain,rank,company,domain,matchScore,type,confidence,likelyCompetitor"))
         self.assertEqual({row.split(",")[0] for row in csv[1:]}, {"stripe.com", "hubspot.com"})
-        self.assertIn(upload.job_id, [j.job_id for j in self.client.iter_bulk_jobs(page_size=1)][:5])
+        self.assertIn(upload.job_id, [j.job_id for j in itertools.islice(self.client.iter_bulk_jobs(page_size=1), 5)])
         charged = job.credits_charged or 0
         self.assertEqual(self.client.balance(), before - charged)
 
