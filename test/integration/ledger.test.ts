@@ -1,5 +1,5 @@
 // Credits ledger on DynamoDB Local: charge, refund exactly once, concurrency never overdraws.
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '@rivals/core';
 import { engineReturning, ScriptedEngine } from '../fakes.js';
@@ -81,6 +81,14 @@ describe('credits ledger', () => {
     expect(refused).toHaveLength(15);
     expect(refused.every((e) => e.code === 'insufficient_credits')).toBe(true);
     expect(await s.ledger.balance(account.id)).toBe(0);
+    expect(await s.audit.audit(account.id)).toMatchObject({ consistent: true, entries: 6, byReason: { 'opening credits': 5, search: -5 } });
+  });
+
+  it('finds a balance that no ledger entry explains', async () => {
+    const s = servicesOn(table, engineReturning(1));
+    const account = await s.accounts.open('Acme', 3);
+    await table.client.send(new UpdateCommand({ TableName: table.tableName, Key: { pk: `ACCOUNT#${account.id}`, sk: 'ACCOUNT' }, UpdateExpression: 'SET credits = :c', ExpressionAttributeValues: { ':c': 9 } }));
+    expect(await s.audit.audit(account.id)).toMatchObject({ consistent: false, balance: 9, ledgerTotal: 3 });
   });
 
   it('adds operator grants to the balance', async () => {

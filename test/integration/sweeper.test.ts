@@ -57,6 +57,7 @@ describe('sweeper', () => {
       }),
     );
     expect(refunds.Items).toHaveLength(10);
+    expect(await s.audit.audit(account.id)).toMatchObject({ consistent: true, balance: 17, byReason: { 'opening credits': 20, search: -13, refund: 10 } });
   }, 90_000);
 
   it('takes settled and refunded searches out of the index', async () => {
@@ -133,6 +134,7 @@ describe('a database that stops answering mid-search', () => {
     const succeeded = items.filter((i) => i.status === 'succeeded').length;
     expect(items.filter((i) => i.status === 'failed' && i.refunded === true)).toHaveLength(10 - succeeded);
     expect(await observer.ledger.balance(account.id)).toBe(10 - succeeded);
+    expect(await observer.audit.audit(account.id)).toMatchObject({ consistent: true, balance: 10 - succeeded });
     expect(report.failed).toBe(0);
   }, 90_000);
 });

@@ -9,3 +9,4 @@ export * from './services/search-queries.js';
 export * from './services/api-key-service.js';
 export * from './services/account-service.js';
 export * from './rate-limits.js';
+export * from './services/ledger-audit.js';

@@ -73,6 +73,20 @@ export interface SettledSearch {
   likelyCompetitors: number;
 }
 
+/** One change of an account's balance, written in the same transaction as the change. */
+export interface LedgerEntry {
+  id: string;
+  amount: number;
+  reason: string;
+  reference: string | null;
+  createdAt: string;
+}
+
+export interface LedgerEntries {
+  /** Every entry of the account, oldest first. */
+  list(accountId: string): Promise<LedgerEntry[]>;
+}
+
 export interface SearchStore {
   get(accountId: string, searchId: string): Promise<SearchRecord | null>;
 }

@@ -10,3 +10,4 @@ export * from './idempotency.js';
 export * from './profiles.js';
 export * from './pages.js';
 export * from './rate-limits.js';
+export * from './ledger-entries.js';

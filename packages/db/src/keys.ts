@@ -32,6 +32,7 @@ export const keys = {
   runningShards: () => Array.from({ length: SWEEP_SHARDS }, (_, shard) => `RUNNING#${shard}`),
   searchesOf: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, skPrefix: 'SEARCH#' }),
   ledgerEntry: (accountId: string, entryId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `LEDGER#${entryId}` }),
+  ledgerOf: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, skPrefix: 'LEDGER#' }),
   /** Idempotency records live in their own partitions, spread by key (not one hot partition). */
   idempotency: (recordKey: string) => ({ pk: `IDEMPOTENCY#${recordKey}`, sk: 'IDEMPOTENCY' }),
   /** A rate-limit token bucket (`key:<keyId>`, `ip:<address>`, `auth:<address>`): one item each, expired by TTL when idle. */

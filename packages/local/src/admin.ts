@@ -54,8 +54,8 @@ async function connect(options: { table?: string; stage?: string; port: number }
 
 async function servicesFor(options: { table?: string; stage?: string; port: number }) {
   const { client, tableName } = await connect(options);
-  const { accounts, apiKeys } = tableServices({ client: createDocumentClient(client), tableName });
-  return { accounts, keys: apiKeys, close: () => client.destroy() };
+  const { accounts, apiKeys, audit } = tableServices({ client: createDocumentClient(client), tableName });
+  return { accounts, keys: apiKeys, audit, close: () => client.destroy() };
 }
 
 const program = new Command('admin')
@@ -114,6 +114,18 @@ program
   .command('balance')
   .requiredOption('--account <id>')
   .action(run(async (s, o) => ({ accountId: o.account, creditsRemaining: await s.accounts.balance(o.account) })));
+
+program
+  .command('audit')
+  .description('Prove an account\'s balance equals the sum of its ledger entries (grants - charges + refunds); exits 2 when it does not')
+  .requiredOption('--account <id>')
+  .action(
+    run(async (s, o) => {
+      const report = await s.audit.audit(o.account);
+      if (!report.consistent) process.exitCode = 2;
+      return report;
+    }),
+  );
 
 program.parseAsync().catch((error: Error) => {
   console.error(`admin: ${error.message}`);

@@ -1,7 +1,7 @@
 // composition root outside Lambda (the local runtime, the operator command, tests): accounts, keys and the ledger wired
 // on a table. The Lambda container (functions/shared/container.ts) wires the same adapters, lazily.
-import { AccountService, ApiKeyService, systemClock, ulidIds } from '@rivals/core';
-import { DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, type TableRef } from '@rivals/db';
+import { AccountService, ApiKeyService, LedgerAudit, systemClock, ulidIds } from '@rivals/core';
+import { DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoLedgerEntries, type TableRef } from '@rivals/db';
 import { ENV } from '../../../infra/routes.js';
 
 export function tableServices(table: TableRef) {
@@ -14,6 +14,7 @@ export function tableServices(table: TableRef) {
     keyStore,
     accounts: new AccountService({ accounts: new DynamoAccountStore(table, ledger), ledger, clock: systemClock, ids }),
     apiKeys: new ApiKeyService({ keys: keyStore, clock: systemClock, ids }),
+    audit: new LedgerAudit({ entries: new DynamoLedgerEntries(table), ledger }),
   };
 }
 

@@ -1,0 +1,31 @@
+// db adapter (secondary): an account's ledger entries, one Query on its partition (oldest first: ids are ULIDs).
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { LedgerEntries, LedgerEntry } from '@rivals/core';
+import type { TableRef } from './client.js';
+import { keys } from './keys.js';
+
+export class DynamoLedgerEntries implements LedgerEntries {
+  constructor(private readonly table: TableRef) {}
+
+  async list(accountId: string): Promise<LedgerEntry[]> {
+    const { pk, skPrefix } = keys.ledgerOf(accountId);
+    const entries: LedgerEntry[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.table.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+          ProjectionExpression: 'id, amount, reason, #reference, createdAt',
+          ExpressionAttributeNames: { '#reference': 'reference' },
+          ConsistentRead: true,
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of page.Items ?? []) entries.push({ id: item.id, amount: Number(item.amount), reason: item.reason, reference: item.reference ?? null, createdAt: item.createdAt });
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return entries;
+  }
+}
