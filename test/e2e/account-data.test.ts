@@ -11,7 +11,7 @@ let service: LocalService;
 /** A second account, the stranger of the ownership walk. */
 let strangerKey: string;
 /** Objects of the development account (A). */
-const a = { searchIds: [] as string[], shareToken: '', savedDomain: 'watched-rival.com', keyId: '' };
+const a = { searchIds: [] as string[], shareToken: '', savedDomain: 'watched-rival.com', keyId: '', jobId: '' };
 
 type Init = { method?: string; key?: string | null; body?: unknown; headers?: Record<string, string> };
 const call = async (path: string, init: Init = {}) => {
@@ -164,12 +164,27 @@ const OWNERSHIP: OwnershipCase[] = [
     status: 404,
     intact: async () => expect((await call('/api/v1/balance')).status).toBe(200),
   },
+  ...(['GET /api/bulk/jobs/{id}', 'GET /api/bulk/jobs/{id}/download', 'DELETE /api/bulk/jobs/{id}'] as const).map(
+    (route): OwnershipCase => ({
+      route,
+      call: () => ({ path: route.split(' ')[1]!.replace('{id}', a.jobId), init: { method: route.split(' ')[0]! } }),
+      status: 404,
+      intact: async () => expect((await call(`/api/bulk/jobs/${a.jobId}`)).body.status).not.toBe('cancelled'),
+    }),
+  ),
 ];
 
 /** Keyed routes that take an id in their body rather than their path. */
 const ID_IN_BODY = ['POST /api/saved-companies', 'DELETE /api/auth/api-keys'];
 
 describe('ownership: a second account never reaches the first one\'s objects', () => {
+  // A's bulk job, made here so that the history tests above see A's api searches only.
+  beforeAll(async () => {
+    const upload = await fetch(`${service.url}/api/bulk/upload?limit=3`, { method: 'POST', headers: { 'x-api-key': service.apiKey, 'content-type': 'text/csv' }, body: 'domain\nstripe.com\n' });
+    expect(upload.status).toBe(202);
+    a.jobId = ((await upload.json()) as { jobId: string }).jobId;
+  });
+
   it.each(OWNERSHIP.map((c) => [c.route, c] as const))('%s', async (_, c) => {
     const { path, init } = c.call();
     const res = await call(path, { ...init, key: strangerKey });
