@@ -5,6 +5,7 @@ import { HistoryPage, MyCompanies, SavedCompaniesPage, SharedSearch } from '@riv
 import { ROUTES } from '../../infra/routes.js';
 import { startLocal, type LocalService } from '../../packages/local/src/runtime.js';
 import { engineReturning } from '../fakes.js';
+import { raiseRateLimits } from '../../packages/local/src/services.js';
 import { servicesOn } from '../setup/table.js';
 
 let service: LocalService;
@@ -26,6 +27,8 @@ const call = async (path: string, init: Init = {}) => {
 const balance = async (key?: string) => (await call('/api/v1/balance', key ? { key } : {})).body.creditsRemaining as number;
 
 beforeAll(async () => {
+  // This file makes many calls in a few seconds; the limiter has its own tests (api-keys, rate-limits).
+  raiseRateLimits();
   service = await startLocal({ port: 0, devCredits: 50, devApiKey: `sk-live-${'acct'.repeat(9)}`, keyFile: null });
   for (const domain of ['stripe.com', 'adyen.com', 'hubspot.com']) {
     const res = await call('/api/v1/search', { method: 'POST', body: { domain, limit: 10 } });
