@@ -16,6 +16,8 @@ export interface StageConfig {
   waf: boolean;
   /** Per-IP requests per 5 minutes the WAF rate rule allows. */
   wafRateLimit: number;
+  /** The dashboard's origin, to make share links absolute (`https://app.example.com`); relative links without it. */
+  publicBaseUrl?: string;
   /** Email address subscribed to the alarm topic. */
   alarmEmail?: string;
   /** Origins allowed to PUT uploads to the presigned S3 URLs from a browser. */
@@ -84,6 +86,7 @@ export function stageConfig(node: Node, stageOverride?: string): StageConfig {
     waf: flag(node, 'waf', false),
     wafRateLimit: whole(node, 'wafRateLimit', 6_000),
     ...(text(node, 'alarmEmail') ? { alarmEmail: text(node, 'alarmEmail')! } : {}),
+    ...(text(node, 'publicBaseUrl') ? { publicBaseUrl: text(node, 'publicBaseUrl')! } : {}),
     uploadOrigins: list(node, 'uploadOrigins'),
     customerManagedKey: flag(node, 'customerManagedKey', false),
     cloudWatchRole: flag(node, 'cloudWatchRole', false),

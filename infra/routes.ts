@@ -44,6 +44,15 @@ export const ROUTES: RouteSpec[] = [
   { id: 'BulkDownload', method: 'GET', path: '/api/bulk/jobs/{id}/download', entry: 'functions/http/bulk/download.ts', auth: true, memoryMb: 1024, timeoutSeconds: 28 },
   { id: 'BulkCancelJob', method: 'DELETE', path: '/api/bulk/jobs/{id}', entry: 'functions/http/bulk/cancel-job.ts', auth: true, timeoutSeconds: 28 },
   { id: 'WebhookSecret', method: 'POST', path: '/api/webhook-secret', entry: 'functions/http/webhook-secret.ts', auth: true },
+  { id: 'History', method: 'GET', path: '/api/history', entry: 'functions/http/history.ts', auth: true },
+  // Writes: a read first finishes any aggregation a crash left pending (packages/db/src/companies.ts).
+  { id: 'MyCompanies', method: 'GET', path: '/api/my-companies', entry: 'functions/http/my-companies.ts', auth: true, access: 'write', indexes: ['gsi1'], timeoutSeconds: 28 },
+  { id: 'ShareSearch', method: 'POST', path: '/api/searches/{id}/share', entry: 'functions/http/share-search.ts', auth: true },
+  { id: 'RevokeShare', method: 'DELETE', path: '/api/searches/{id}/share', entry: 'functions/http/revoke-share.ts', auth: true },
+  { id: 'GetShared', method: 'GET', path: '/api/shared/{token}', entry: 'functions/http/get-shared.ts', auth: false },
+  { id: 'ListSavedCompanies', method: 'GET', path: '/api/saved-companies', entry: 'functions/http/list-saved-companies.ts', auth: true, indexes: ['gsi1'] },
+  { id: 'SaveCompany', method: 'POST', path: '/api/saved-companies', entry: 'functions/http/save-company.ts', auth: true },
+  { id: 'RemoveSavedCompany', method: 'DELETE', path: '/api/saved-companies/{domain}', entry: 'functions/http/remove-saved-company.ts', auth: true },
   { id: 'CreateApiKey', method: 'POST', path: '/api/auth/api-keys', entry: 'functions/http/create-api-key.ts', auth: true },
   { id: 'ListApiKeys', method: 'GET', path: '/api/auth/api-keys', entry: 'functions/http/list-api-keys.ts', auth: true },
   // Both revocation routes run the same handler: the id comes from the path or from the body.
@@ -96,6 +105,7 @@ export const ENV = {
   freeCredits: 'FREE_CREDITS',
   deadline: 'RESEARCH_DEADLINE_MS',
   version: 'SERVICE_VERSION',
+  publicBaseUrl: 'PUBLIC_BASE_URL',
   rateLimitKeyPerSecond: 'RATE_LIMIT_KEY_PER_SECOND',
   rateLimitKeyBurst: 'RATE_LIMIT_KEY_BURST',
   rateLimitIpPerSecond: 'RATE_LIMIT_IP_PER_SECOND',

@@ -34,6 +34,10 @@ export const config = {
   get bulkMaxDomains(): number {
     return intFromEnv('BULK_MAX_DOMAINS', 10_000);
   },
+  /** The dashboard's origin, to make share links absolute; they are relative (/share/<token>) without it. */
+  get publicBaseUrl(): string | undefined {
+    return process.env.PUBLIC_BASE_URL || undefined;
+  },
   /** Token buckets per key and per IP (API.md "Limits"); 0 turns one off. */
   get rateLimits(): RateLimits {
     const { key, ip } = DEFAULT_RATE_LIMITS;

@@ -1,16 +1,19 @@
 // composition root: adapters wired into services. Each is built on first use and kept for the container's life. The
 // research side (engine, crawler, providers) lives in research.ts, so that only the search function bundles and
 // loads it.
-import { AccountService, ApiKeyService, SearchQueries, Sweeper, systemClock, ulidIds } from '@rivals/core';
+import { AccountService, ApiKeyService, MyCompanies, SearchQueries, ShareService, Sweeper, systemClock, ulidIds, WatchlistService } from '@rivals/core';
 import {
   createDocumentClient,
   createDynamoClient,
   DynamoAccountStore,
   DynamoApiKeyStore,
+  DynamoCompanyStore,
   DynamoCreditsLedger,
   DynamoRateLimiter,
   DynamoRunningSearches,
+  DynamoSavedCompanyStore,
   DynamoSearchStore,
+  DynamoShareStore,
   SingleTableIdempotencyStore,
   type TableRef,
 } from '@rivals/db';
@@ -26,12 +29,16 @@ const dynamo = lazy(() => tracer.captureAWSv3Client(createDynamoClient()));
 const table = lazy((): TableRef => ({ client: createDocumentClient(dynamo()), tableName: config.tableName }));
 const ids = lazy(ulidIds);
 const ledger = lazy(() => new DynamoCreditsLedger(table(), ids()));
+const searches = lazy(() => new DynamoSearchStore(table()));
 
 const registry = {
   table,
   ids,
   ledger,
-  searchQueries: lazy(() => new SearchQueries(new DynamoSearchStore(table()))),
+  searchQueries: lazy(() => new SearchQueries(searches())),
+  myCompanies: lazy(() => new MyCompanies(new DynamoCompanyStore(table()))),
+  shareService: lazy(() => new ShareService({ searches: searches(), shares: new DynamoShareStore(table()), clock: systemClock, publicBaseUrl: config.publicBaseUrl })),
+  watchlist: lazy(() => new WatchlistService({ saved: new DynamoSavedCompanyStore(table()), searches: searches(), clock: systemClock })),
   rateLimiter: lazy(() => new DynamoRateLimiter(table(), systemClock)),
   idempotencyStore: lazy(() => new SingleTableIdempotencyStore(config.tableName, dynamo())),
   accountService: lazy(() => new AccountService({ accounts: new DynamoAccountStore(table(), ledger()), ledger: ledger(), clock: systemClock, ids: ids() })),

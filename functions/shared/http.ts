@@ -29,6 +29,7 @@ export interface HttpRequest<Body, Query = Record<string, string | undefined>> {
 
 export interface HttpResponse {
   statusCode: number;
+  /** Sent as JSON, unless it is a string and the headers name another content-type (a CSV export), then as is. */
   body?: unknown;
   /** A body that is not JSON (a CSV download); set its content-type in `headers`. */
   text?: string;

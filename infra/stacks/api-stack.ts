@@ -111,6 +111,7 @@ export class ApiStack extends Stack {
       [ENV.rateLimitKeyBurst]: String(config.rateLimits.keyBurst),
       [ENV.rateLimitIpPerSecond]: String(config.rateLimits.ipPerSecond),
       [ENV.rateLimitIpBurst]: String(config.rateLimits.ipBurst),
+      ...(config.publicBaseUrl ? { [ENV.publicBaseUrl]: config.publicBaseUrl } : {}),
     };
     const logRemoval = config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 

@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { SearchQueries, SearchService, systemClock, type ResearchEngine } from '@rivals/core';
-import { createDocumentClient, createDynamoClient, DynamoSearchStore, type TableRef } from '@rivals/db';
+import { MyCompanies, SearchQueries, SearchService, ShareService, systemClock, WatchlistService, type ResearchEngine } from '@rivals/core';
+import { createDocumentClient, createDynamoClient, DynamoCompanyStore, DynamoSavedCompanyStore, DynamoSearchStore, DynamoShareStore, type TableRef } from '@rivals/db';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../packages/local/src/engines.js';
 import { provision } from '../../packages/local/src/provision.js';
 import { tableServices } from '../../packages/local/src/services.js';
@@ -30,5 +30,9 @@ export function servicesOn(table: TableRef, engine: ResearchEngine, deadlineMs =
     searches,
     search: new SearchService({ ledger: base.ledger, engine, clock: systemClock, ids: base.ids, deadlineMs }),
     queries: new SearchQueries(searches),
+    companyStore: new DynamoCompanyStore(table),
+    myCompanies: new MyCompanies(new DynamoCompanyStore(table)),
+    shares: new ShareService({ searches, shares: new DynamoShareStore(table), clock: systemClock }),
+    watchlist: (max?: number) => new WatchlistService({ saved: new DynamoSavedCompanyStore(table), searches, clock: systemClock, ...(max ? { max } : {}) }),
   };
 }

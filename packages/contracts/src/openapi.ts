@@ -2,6 +2,7 @@
 // that the document and the service cannot disagree. Served at GET /api/openapi.json.
 import { z } from 'zod';
 import { ErrorBody, errorCodes, ERROR_STATUS, type ErrorCode } from './errors.js';
+import { HistoryPage, MyCompanies, SaveCompanyRequest, SavedCompaniesPage, SavedCompany, SharedSearch, ShareLink } from './account.js';
 import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey, RevokeApiKeyRequest } from './api-keys.js';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './pages.js';
 import { Balance, Health, SearchRequest, SearchResult, StoredSearch } from './search.js';
@@ -45,6 +46,9 @@ const ok = (description: string, schema: string, headers: Record<string, unknown
   content: json(schema),
 });
 
+/** The errors every keyed route can answer with. */
+const keyed: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'rate_limited', 'internal_error'];
+const searchIdParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^srch_[0-9a-z]{26}$' } };
 const noContent = (description: string) => ({ description, headers: requestId });
 
 const pageParameters = [
@@ -78,6 +82,13 @@ export function openApiDocument(version: string) {
         BulkJobList: jsonSchema(BulkJobList),
         BulkJobEvent: { ...jsonSchema(BulkJobEvent), description: 'Body of the webhook POST, signed in the Rivals-Signature header.' },
         WebhookSecret: jsonSchema(WebhookSecret),
+        HistoryPage: jsonSchema(HistoryPage),
+        MyCompanies: jsonSchema(MyCompanies),
+        ShareLink: jsonSchema(ShareLink),
+        SharedSearch: jsonSchema(SharedSearch),
+        SaveCompanyRequest: jsonSchema(SaveCompanyRequest, 'input'),
+        SavedCompany: jsonSchema(SavedCompany),
+        SavedCompaniesPage: jsonSchema(SavedCompaniesPage),
         CreateApiKeyRequest: jsonSchema(CreateApiKeyRequest, 'input'),
         CreatedApiKey: jsonSchema(CreatedApiKey),
         ApiKeyList: jsonSchema(ApiKeyList),
@@ -128,6 +139,97 @@ export function openApiDocument(version: string) {
         },
       },
       ...bulkPaths(),
+      '/api/history': {
+        get: {
+          operationId: 'listHistory',
+          summary: 'Past searches, api and bulk, newest first (free)',
+          parameters: [
+            ...pageParameters,
+            { name: 'source', in: 'query', required: false, schema: { type: 'string', enum: ['api', 'bulk'] } },
+            { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['running', 'succeeded', 'failed'] } },
+          ],
+          responses: { '200': ok('One page of searches, without their competitors.', 'HistoryPage'), ...errors('invalid_request', ...keyed) },
+        },
+      },
+      '/api/my-companies': {
+        get: {
+          operationId: 'listMyCompanies',
+          summary: 'Every company found across your searches, most often found first, at most 5,000 rows (free)',
+          parameters: [
+            {
+              name: 'format',
+              in: 'query',
+              required: false,
+              description: '`csv` answers a CSV export (header row; list cells joined with "; "; formula-like cells prefixed with \').',
+              schema: { type: 'string', enum: ['json', 'csv'], default: 'json' },
+            },
+          ],
+          responses: {
+            '200': {
+              description: 'The companies; `total` counts them all when the list is capped.',
+              headers: requestId,
+              content: {
+                ...json('MyCompanies'),
+                'text/csv': { schema: { type: 'string', description: 'company,domain,timesFound,bestMatchScore,types,firstSeenAt,lastSeenAt,foundFor' } },
+              },
+            },
+            ...errors('invalid_request', ...keyed),
+          },
+        },
+      },
+      '/api/searches/{id}/share': {
+        post: {
+          operationId: 'shareSearch',
+          summary: 'A read-only link to a succeeded search (free); again: the same live link',
+          parameters: [searchIdParameter],
+          responses: {
+            '201': ok('A new link.', 'ShareLink'),
+            '200': ok('The live link the search already has.', 'ShareLink'),
+            ...errors('not_found', 'conflict', ...keyed),
+          },
+        },
+        delete: {
+          operationId: 'revokeShare',
+          summary: 'Revokes the search\'s link at once; a later share makes a new one (free)',
+          parameters: [searchIdParameter],
+          responses: { '204': { description: 'Revoked, or there was no link.', headers: requestId }, ...errors('not_found', ...keyed) },
+        },
+      },
+      '/api/shared/{token}': {
+        get: {
+          operationId: 'getSharedSearch',
+          summary: 'A shared search, read-only (no key)',
+          security: [],
+          parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': ok('The search, with nothing about its account.', 'SharedSearch'), ...errors('not_found', 'rate_limited') },
+        },
+      },
+      '/api/saved-companies': {
+        get: {
+          operationId: 'listSavedCompanies',
+          summary: 'The watchlist, newest first (free)',
+          parameters: pageParameters,
+          responses: { '200': ok('One page of saved companies.', 'SavedCompaniesPage'), ...errors('invalid_request', ...keyed) },
+        },
+        post: {
+          operationId: 'saveCompany',
+          summary: 'Saves a company to the watchlist (free; at most 1,000 companies)',
+          requestBody: { required: true, content: json('SaveCompanyRequest') },
+          responses: {
+            '201': ok('Saved.', 'SavedCompany'),
+            '200': ok('Saved before: the row as it is, unchanged.', 'SavedCompany'),
+            ...errors('invalid_request', 'invalid_domain', 'not_found', 'conflict', 'unsupported_media_type', ...keyed),
+          },
+        },
+      },
+      '/api/saved-companies/{domain}': {
+        delete: {
+          operationId: 'removeSavedCompany',
+          summary: 'Removes a company from the watchlist (free)',
+          parameters: [{ name: 'domain', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '204': { description: 'Removed, or it was not saved.', headers: requestId }, ...errors('invalid_domain', ...keyed) },
+        },
+      },
       '/api/auth/api-keys': {
         post: {
           operationId: 'createApiKey',

@@ -1,5 +1,5 @@
 // core: the ports the services need. Adapters (db, engine, crawler) implement them; services never import adapters.
-import type { CompetitorType, Evidence, SearchFilters, StoredCompetitor } from '@rivals/contracts';
+import type { CompetitorType, Evidence, HistoryItem, MyCompany, SavedCompany, SearchFilters, StoredCompetitor } from '@rivals/contracts';
 
 export interface Clock {
   now(): Date;
@@ -33,6 +33,8 @@ export interface SearchRecord {
   likelyCompetitors?: number;
   competitors?: StoredCompetitor[];
   error?: string;
+  /** The live share link of this search; only its owner ever sees the token (the public lookup keeps its hash). */
+  share?: ShareRecord;
 }
 
 export interface Reservation {
@@ -87,8 +89,55 @@ export interface LedgerEntries {
   list(accountId: string): Promise<LedgerEntry[]>;
 }
 
+export interface HistoryFilter {
+  source?: SearchSource;
+  status?: SearchStatus;
+}
+
 export interface SearchStore {
   get(accountId: string, searchId: string): Promise<SearchRecord | null>;
+  /** The account's searches, newest first, without their competitors. */
+  history(accountId: string, request: PageRequest & HistoryFilter): Promise<Page<HistoryItem>>;
+}
+
+/**
+ * The companies an account has found, one row per company, kept up to date when a search settles (the ledger's
+ * settle marks the search for aggregation in its own transaction; the aggregation counts each search once).
+ */
+export interface CompanyStore {
+  /** Finishes the aggregation of any settled search of the account that a crash left pending. */
+  catchUp(accountId: string): Promise<void>;
+  /** The rows, most often found first, at most `max`; `total` counts every row. */
+  top(accountId: string, max: number): Promise<{ items: MyCompany[]; total: number }>;
+}
+
+export interface ShareRecord {
+  token: string;
+  createdAt: string;
+}
+
+export interface ShareStore {
+  /**
+   * Stores a share of a succeeded search: the token on the owner's search, its hash in the public lookup. Returns
+   * false, writing nothing, when the search has a share already or is not succeeded any more.
+   */
+  create(accountId: string, searchId: string, share: ShareRecord & { hash: string }): Promise<boolean>;
+  /** Removes the search's share and its lookup; nothing happens when there is none. */
+  revoke(accountId: string, searchId: string): Promise<void>;
+  /** The search a live token's hash points to, or null. */
+  findByHash(hash: string): Promise<SearchRecord | null>;
+}
+
+export interface SavedCompanyStore {
+  /**
+   * Saves a row unless the domain is saved already. Returns the stored row and whether it was created; throws
+   * conflict when the watchlist holds `max` rows.
+   */
+  save(accountId: string, row: SavedCompany, max: number): Promise<{ row: SavedCompany; created: boolean }>;
+  /** Newest first. */
+  list(accountId: string, request: PageRequest): Promise<Page<SavedCompany>>;
+  /** Idempotent. */
+  remove(accountId: string, domain: string): Promise<void>;
 }
 
 export interface Account {

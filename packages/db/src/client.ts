@@ -1,6 +1,7 @@
 // db: the DynamoDB clients. Endpoints come from the SDK's own settings (AWS_ENDPOINT_URL_DYNAMODB locally).
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { retryOnConflict } from './conditions.js';
 
 /**
  * Bounds on every DynamoDB call, so that a paused or unreachable database fails a request instead of hanging it.
@@ -40,3 +41,6 @@ export interface TableRef {
   client: DynamoDBDocumentClient;
   tableName: string;
 }
+
+/** A TransactWriteItems call, run again while it only lost a race with another transaction on the same items. */
+export const transact = (table: TableRef, input: TransactWriteCommandInput) => retryOnConflict(() => table.client.send(new TransactWriteCommand(input)));

@@ -50,3 +50,23 @@ export function failedCondition(error: unknown): { index: number; item: Record<s
   const raw = reasons[index]?.Item;
   return { index, item: raw ? unmarshall(raw as never) : null };
 }
+
+/** A transaction cancelled only because another one touched the same item at the same moment (no condition failed). */
+export function isTransactionConflict(error: unknown): boolean {
+  if ((error as { name?: string })?.name === 'TransactionConflictException') return true;
+  if ((error as { name?: string })?.name !== 'TransactionCanceledException') return false;
+  const reasons = (error as TransactionCanceledException).CancellationReasons ?? [];
+  return reasons.some((r) => r.Code === 'TransactionConflict') && !reasons.some((r) => r.Code === 'ConditionalCheckFailed');
+}
+
+/** Runs a transaction again, after a short random pause, while it only lost a race with another (a few times). */
+export async function retryOnConflict<T>(run: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= attempts || !isTransactionConflict(error)) throw error;
+      await new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** attempt));
+    }
+  }
+}

@@ -14,6 +14,9 @@ const shardOf = (id: string) => {
   return h % SWEEP_SHARDS;
 };
 
+const COUNT_DIGITS = 10;
+const COUNT_CEILING = 10 ** COUNT_DIGITS - 1;
+
 export const keys = {
   account: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' }),
   apiKey: (accountId: string, keyId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `APIKEY#${keyId}` }),
@@ -46,6 +49,25 @@ export const keys = {
   activeBulkJobs: () => ({ pk: 'BULKJOBS#ACTIVE', skPrefix: 'JOB#' }),
   /** The account's webhook signing secret. */
   webhookSecret: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'WEBHOOKSECRET' }),
+  /** A settled search whose companies are not yet all counted in the account's rows (see companies.ts). */
+  aggregationPending: (accountId: string, searchId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `AGGPENDING#${searchId}` }),
+  aggregationsPendingOf: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, skPrefix: 'AGGPENDING#' }),
+  /** One company the account's searches have found, aggregated over them. */
+  company: (accountId: string, domain: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `COMPANY#${domain}` }),
+  /** GSI1 keys of a company row: most often found first (inverted, zero-padded count), then by domain. */
+  companyByCount: (accountId: string, timesFound: number, domain: string) => ({
+    gsi1pk: `COMPANIES#${accountId}`,
+    gsi1sk: `${String(COUNT_CEILING - Math.min(timesFound, COUNT_CEILING)).padStart(COUNT_DIGITS, '0')}#${domain}`,
+  }),
+  companiesOf: (accountId: string) => ({ gsi1pk: `COMPANIES#${accountId}` }),
+  /** The public lookup of a share link, keyed by the SHA-256 of its token (never the token). */
+  share: (tokenHash: string) => ({ pk: `SHARE#${tokenHash}`, sk: 'SHARE' }),
+  /** A watchlist row, one per domain; GSI1 lists them newest first. */
+  saved: (accountId: string, domain: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `SAVED#${domain}` }),
+  savedByTime: (accountId: string, savedAt: string, domain: string) => ({ gsi1pk: `SAVED#${accountId}`, gsi1sk: `${savedAt}#${domain}` }),
+  savedOf: (accountId: string) => ({ gsi1pk: `SAVED#${accountId}` }),
+  /** How many rows the watchlist holds, changed in the same transaction as each row (the cap). */
+  watchlist: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'WATCHLIST' }),
   /** A rate-limit token bucket (`key:<keyId>`, `ip:<address>`, `auth:<address>`): one item each, expired by TTL when idle. */
   rateBucket: (bucket: string) => {
     const at = bucket.indexOf(':');

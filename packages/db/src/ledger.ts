@@ -1,15 +1,21 @@
 // db adapter (secondary): the credits ledger on DynamoDB. The balance lives on the account item; every change is a
 // transaction that also writes a ledger entry, and the search's own state guards its refund (applied at most once).
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// A settled search is counted in the account's company rows (companies.ts), here, so api and bulk searches both count.
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, insufficientCredits, type CreditsLedger, type IdGenerator, type Reservation, type SearchRecord, type SettledSearch } from '@rivals/core';
 import type { TableRef } from './client.js';
-import { CONDITIONS, failedCondition, isConditionFailure } from './conditions.js';
+import { DynamoCompanyStore } from './companies.js';
+import { CONDITIONS, failedCondition } from './conditions.js';
 import { keys } from './keys.js';
 
 const SEARCH_COST = 1;
 
 export class DynamoCreditsLedger implements CreditsLedger {
-  constructor(private readonly table: TableRef, private readonly ids: IdGenerator) {}
+  private readonly companies: DynamoCompanyStore;
+
+  constructor(private readonly table: TableRef, private readonly ids: IdGenerator) {
+    this.companies = new DynamoCompanyStore(table);
+  }
 
   async reserveSearch(search: Omit<SearchRecord, 'status'> & { sweepAfter: string }): Promise<Reservation> {
     const { client, tableName } = this.table;
@@ -47,31 +53,46 @@ export class DynamoCreditsLedger implements CreditsLedger {
     return { searchId: search.id };
   }
 
+  /**
+   * Marks the search succeeded and, in the same transaction, pending aggregation into the account's company rows
+   * (companies.ts); then aggregates it. A replayed settle is cancelled whole (the search is no longer running), so it
+   * can never count twice. The aggregation's failure never fails the settle: the search is paid and stored, and its
+   * pending item lets the next GET /api/my-companies finish the count.
+   */
   async settleSearch(accountId: string, searchId: string, result: SettledSearch): Promise<void> {
+    const { client, tableName } = this.table;
     try {
-      await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.tableName,
-          Key: keys.search(accountId, searchId),
-          UpdateExpression:
-            'SET #status = :succeeded, completedAt = :completedAt, elapsedSeconds = :elapsed, competitors = :competitors, totalCompetitors = :total, likelyCompetitors = :likely REMOVE gsi1pk, gsi1sk',
-          ConditionExpression: CONDITIONS.isRunning,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':running': 'running',
-            ':succeeded': 'succeeded',
-            ':completedAt': result.completedAt,
-            ':elapsed': result.elapsedSeconds,
-            ':competitors': result.competitors,
-            ':total': result.totalCompetitors,
-            ':likely': result.likelyCompetitors,
-          },
+      await client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.search(accountId, searchId),
+                UpdateExpression:
+                  'SET #status = :succeeded, completedAt = :completedAt, elapsedSeconds = :elapsed, competitors = :competitors, totalCompetitors = :total, likelyCompetitors = :likely REMOVE gsi1pk, gsi1sk',
+                ConditionExpression: CONDITIONS.isRunning,
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: {
+                  ':running': 'running',
+                  ':succeeded': 'succeeded',
+                  ':completedAt': result.completedAt,
+                  ':elapsed': result.elapsedSeconds,
+                  ':competitors': result.competitors,
+                  ':total': result.totalCompetitors,
+                  ':likely': result.likelyCompetitors,
+                },
+              },
+            },
+            { Put: { TableName: tableName, Item: { ...keys.aggregationPending(accountId, searchId), nextChunk: 0, createdAt: result.completedAt }, ConditionExpression: CONDITIONS.isNew } },
+          ],
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) throw new ApiError('conflict', `Search ${searchId} is not running.`);
+      if (failedCondition(error)) throw new ApiError('conflict', `Search ${searchId} is not running.`);
       throw error;
     }
+    await this.companies.finish(accountId, searchId).catch(() => undefined);
   }
 
   async refundSearch(accountId: string, searchId: string, failure: { error: string; completedAt: string; elapsedSeconds: number }): Promise<boolean> {

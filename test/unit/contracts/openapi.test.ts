@@ -37,4 +37,18 @@ describe('OpenAPI document', () => {
       required: expect.arrayContaining(['domain', 'totalCompetitors', 'likelyCompetitors', 'elapsedSeconds', 'creditsRemaining', 'competitors']),
     });
   });
+
+  it('describes the account-data bodies from their strict schemas, and every error of their routes', () => {
+    expect(document.components.schemas.SaveCompanyRequest).toMatchObject({
+      additionalProperties: false,
+      required: ['domain'],
+      properties: { note: { maxLength: 500 } },
+    });
+    const save = document.paths['/api/saved-companies'].post.responses;
+    expect(Object.keys(save).sort()).toEqual(['200', '201', '400', '401', '404', '409', '415', '429', '500']);
+    const share = document.paths['/api/searches/{id}/share'];
+    expect(Object.keys(share.post.responses)).toEqual(expect.arrayContaining(['200', '201', '404', '409']));
+    expect(Object.keys(share.delete.responses)).toEqual(expect.arrayContaining(['204', '404']));
+    expect(document.paths['/api/my-companies'].get.responses['200'].content).toHaveProperty('text/csv');
+  });
 });

@@ -45,7 +45,13 @@ describe('search handler', () => {
         expect.objectContaining({ Update: expect.objectContaining({ Key: { pk: 'ACCOUNT#acct_test', sk: 'ACCOUNT' }, ConditionExpression: 'attribute_exists(pk) AND credits >= :cost' }) }),
       ]),
     });
-    expect(ddb).toHaveReceivedCommandWith(UpdateCommand, { ExpressionAttributeValues: expect.objectContaining({ ':succeeded': 'succeeded' }) });
+    // The settle: one transaction that marks the search succeeded and pending aggregation into the company rows.
+    expect(ddb).toHaveReceivedCommandWith(TransactWriteCommand, {
+      TransactItems: expect.arrayContaining([
+        expect.objectContaining({ Update: expect.objectContaining({ ExpressionAttributeValues: expect.objectContaining({ ':succeeded': 'succeeded' }) }) }),
+        expect.objectContaining({ Put: expect.objectContaining({ Item: expect.objectContaining({ sk: expect.stringMatching(/^AGGPENDING#srch_/) }) }) }),
+      ]),
+    });
   });
 
   it('answers 402 with the balance when the credit condition fails, and never researches', async () => {

@@ -1,16 +1,20 @@
 // core use case: reading past searches. Free, and never touches the research engine.
-import type { StoredSearch } from '@rivals/contracts';
+import type { HistoryPage, HistoryQuery, StoredSearch } from '@rivals/contracts';
 import { notFound } from '../errors.js';
-import type { SearchStore } from '../ports.js';
+import type { SearchRecord, SearchStore } from '../ports.js';
 
 const SEARCH_ID = /^srch_[0-9a-z]{26}$/;
+
+/** A search of this account, or null for an unknown id, a malformed one or another account's. */
+export const ownSearch = (searches: SearchStore, accountId: string, searchId: string): Promise<SearchRecord | null> =>
+  SEARCH_ID.test(searchId) ? searches.get(accountId, searchId) : Promise.resolve(null);
 
 export class SearchQueries {
   constructor(private readonly searches: SearchStore) {}
 
   /** A past search of this account, with its evidence; not_found for an unknown id or another account's. */
   async find(accountId: string, searchId: string): Promise<StoredSearch> {
-    const record = SEARCH_ID.test(searchId) ? await this.searches.get(accountId, searchId) : null;
+    const record = await ownSearch(this.searches, accountId, searchId);
     if (!record) throw notFound('search');
     return {
       id: record.id,
@@ -27,5 +31,11 @@ export class SearchQueries {
       error: record.error ?? null,
       competitors: record.competitors ?? [],
     };
+  }
+
+  /** The account's searches (api and bulk), newest first, paged, optionally filtered by source and status. */
+  history(accountId: string, query: HistoryQuery): Promise<HistoryPage> {
+    const { limit, cursor, source, status } = query;
+    return this.searches.history(accountId, { limit, ...(cursor ? { cursor } : {}), ...(source ? { source } : {}), ...(status ? { status } : {}) });
   }
 }

@@ -84,10 +84,14 @@ export class SearchService {
     }
 
     let settled: SettledRun;
+    let creditsRemaining: number;
     try {
+      // Read before the settle (which changes no credit): once the search is settled, nothing may fail its answer.
+      creditsRemaining = await ledger.balance(accountId);
       settled = await this.run.researchAndSettle(accountId, searchId, { domain, limit: request.limit, filters }, started);
     } catch (error) {
-      throw await this.refund(accountId, searchId, started, error as ApiError);
+      const failure = error instanceof ApiError ? error : new ApiError('internal_error', 'The search could not be completed; the credit was refunded.', {}, { cause: error });
+      throw await this.refund(accountId, searchId, started, failure);
     }
     const { competitors, likelyCompetitors, elapsedSeconds } = settled;
 
@@ -98,7 +102,7 @@ export class SearchService {
         totalCompetitors: competitors.length,
         likelyCompetitors,
         elapsedSeconds,
-        creditsRemaining: await ledger.balance(accountId),
+        creditsRemaining,
         competitors: competitors.map(({ evidence: _evidence, ...row }) => row),
       },
     };

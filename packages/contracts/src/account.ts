@@ -1,0 +1,101 @@
+// contracts: the account's own data (API.md "Search" history, "Account data"): history, companies found, share links
+// and the watchlist. Strict schemas: the handlers validate with them and the OpenAPI document is generated from them.
+import { z } from 'zod';
+import { pageOf, PageQuery } from './pages.js';
+import { CompetitorType, SEARCH_STATUSES, StoredCompetitor } from './search.js';
+
+/** GET /api/my-companies answers at most this many rows, most often found first. */
+export const MY_COMPANIES_MAX = 5_000;
+/** A company row keeps the most recent target domains it was found for, at most this many. */
+export const FOUND_FOR_MAX = 20;
+/** A watchlist holds at most this many companies. */
+export const WATCHLIST_MAX = 1_000;
+export const NOTE_MAX = 500;
+
+export const SEARCH_SOURCES = ['api', 'bulk'] as const;
+
+/** `?limit=&cursor=` and nothing else: an unknown parameter is 400 (it catches typos). */
+export const StrictPageQuery = z.strictObject(PageQuery.shape);
+
+export const HistoryQuery = z.strictObject({
+  ...PageQuery.shape,
+  source: z.enum(SEARCH_SOURCES).optional(),
+  status: z.enum(SEARCH_STATUSES).optional(),
+});
+export type HistoryQuery = z.output<typeof HistoryQuery>;
+
+export const HistoryItem = z.strictObject({
+  id: z.string(),
+  domain: z.string(),
+  status: z.enum(SEARCH_STATUSES),
+  createdAt: z.string(),
+  totalCompetitors: z.number().int(),
+  likelyCompetitors: z.number().int(),
+  source: z.enum(SEARCH_SOURCES),
+  /** Only for searches of a bulk job. */
+  jobId: z.string().optional(),
+});
+export type HistoryItem = z.infer<typeof HistoryItem>;
+export const HistoryPage = pageOf(HistoryItem);
+export type HistoryPage = z.infer<typeof HistoryPage>;
+
+export const MyCompaniesQuery = z.strictObject({ format: z.enum(['json', 'csv']).default('json') });
+
+export const MyCompany = z.strictObject({
+  company: z.string(),
+  domain: z.string(),
+  timesFound: z.number().int().min(1),
+  bestMatchScore: z.number().int().min(0).max(100),
+  types: z.array(CompetitorType),
+  firstSeenAt: z.string(),
+  lastSeenAt: z.string(),
+  /** The target domains it was found for, most recent first, at most FOUND_FOR_MAX. */
+  foundFor: z.array(z.string()),
+});
+export type MyCompany = z.infer<typeof MyCompany>;
+export const MyCompanies = z.strictObject({
+  items: z.array(MyCompany),
+  /** How many companies the account has found in all; more than items.length when the list is capped. */
+  total: z.number().int().min(0),
+});
+export type MyCompanies = z.infer<typeof MyCompanies>;
+export const MY_COMPANIES_CSV_COLUMNS = ['company', 'domain', 'timesFound', 'bestMatchScore', 'types', 'firstSeenAt', 'lastSeenAt', 'foundFor'] as const;
+
+export const ShareLink = z.strictObject({
+  /** The secret of the link: whoever has it can read the search. */
+  token: z.string(),
+  /** `/share/<token>` on the dashboard's origin (absolute when the service knows its public base URL). */
+  url: z.string(),
+  createdAt: z.string(),
+});
+export type ShareLink = z.infer<typeof ShareLink>;
+
+/** GET /api/shared/:token: the search, read-only, with nothing about the account that owns it. */
+export const SharedSearch = z.strictObject({
+  domain: z.string(),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+  totalCompetitors: z.number().int(),
+  likelyCompetitors: z.number().int(),
+  competitors: z.array(StoredCompetitor),
+});
+export type SharedSearch = z.infer<typeof SharedSearch>;
+
+export const SaveCompanyRequest = z.strictObject({
+  domain: z.string().trim().min(1, 'domain is required').max(2048),
+  company: z.string().trim().min(1).max(200).optional(),
+  note: z.string().max(NOTE_MAX).optional(),
+  searchId: z.string().max(64).optional(),
+});
+export type SaveCompanyRequest = z.input<typeof SaveCompanyRequest>;
+
+export const SavedCompany = z.strictObject({
+  domain: z.string(),
+  company: z.string().nullable(),
+  note: z.string().nullable(),
+  searchId: z.string().nullable(),
+  savedAt: z.string(),
+});
+export type SavedCompany = z.infer<typeof SavedCompany>;
+export const SavedCompaniesPage = pageOf(SavedCompany);
+export type SavedCompaniesPage = z.infer<typeof SavedCompaniesPage>;

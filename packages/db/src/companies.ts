@@ -1,0 +1,221 @@
+// db adapter (secondary): the companies an account has found, one row per company, aggregated over its searches.
+//
+// How a search is counted exactly once, whatever is replayed or crashes where:
+// 1. The ledger's settleSearch writes, in the SAME transaction as the settle (conditioned on the search still
+//    running), a pending item ACCOUNT#<acct> / AGGPENDING#<searchId> with nextChunk 0. A replayed settle is cancelled
+//    whole, so a search is marked for aggregation at most once, and only when it succeeded.
+// 2. finish() applies the search's competitors in chunks of CHUNK rows. Each chunk is one transaction: move the
+//    pending item's nextChunk from n to n + 1 (condition: it is n; the last chunk deletes the item instead) and put
+//    each company row with optimistic locking on its version. A chunk lands whole, counted once, or not at all; a
+//    second runner (a retry, a concurrent read) fails the nextChunk condition, reads the pending item again and goes on
+//    from where the first stopped. No marker outlives the pending item, and nothing is ever counted without it.
+// 3. Why not the rows in the settle's own transaction: a search has up to 100 competitors, and 100 rows plus the settle
+//    exceed TransactWriteItems' 100 items; and a row's new count, best score, type set, capped foundFor list and sort
+//    key are computed from the row as it was (read first, written with a version condition), which ADD cannot express.
+// 4. A crash between the settle and the end of finish() leaves the pending item: GET /api/my-companies finishes the
+//    account's pending aggregations first (one Query on its partition, normally empty), so no sweeper is needed.
+//
+// Rows: ACCOUNT#<acct> / COMPANY#<domain>; GSI1 COMPANIES#<acct> / <inverted zero-padded timesFound>#<domain>, so
+// "most often found first" is one Query on the index. foundFor keeps the FOUND_FOR_MAX most recent target domains.
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { COMPETITOR_TYPES, FOUND_FOR_MAX, type CompetitorType, type MyCompany, type StoredCompetitor } from '@rivals/contracts';
+import type { CompanyStore } from '@rivals/core';
+import type { TableRef } from './client.js';
+import { CONDITIONS } from './conditions.js';
+import { GSI1, keys } from './keys.js';
+
+/** Company rows per transaction (plus the pending item): well under TransactWriteItems' 100 items and 4 MB. */
+const CHUNK = 50;
+/** Cancelled transactions (a concurrent search of the same account touched a row) retried before giving up. */
+const MAX_CONFLICTS = 12;
+/** Pending aggregations finished by one read; more wait for the next read. */
+const CATCH_UP_BATCH = 25;
+
+interface SettledForAggregation {
+  domain: string;
+  at: string;
+  competitors: StoredCompetitor[];
+}
+
+interface CompanyRow extends MyCompany {
+  version: number;
+}
+
+const isCancelled = (error: unknown) => ['TransactionCanceledException', 'TransactionConflictException'].includes((error as Error)?.name);
+const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** Math.min(attempt, 6)));
+
+/** The search's competitors, one per domain, in rank order: the same chunks on every run. */
+function chunksOf(competitors: StoredCompetitor[]): StoredCompetitor[][] {
+  const seen = new Set<string>();
+  const unique = competitors.filter((c) => !seen.has(c.domain) && seen.add(c.domain));
+  const chunks: StoredCompetitor[][] = [];
+  for (let i = 0; i < unique.length; i += CHUNK) chunks.push(unique.slice(i, i + CHUNK));
+  return chunks;
+}
+
+const typesOf = (value: unknown): CompetitorType[] => {
+  const set = new Set(value instanceof Set ? [...value] : Array.isArray(value) ? value : []);
+  return COMPETITOR_TYPES.filter((t) => set.has(t));
+};
+
+/** The row after one more search found this company. */
+function foundAgain(row: CompanyRow | undefined, competitor: StoredCompetitor, search: { domain: string; at: string }): CompanyRow {
+  if (!row)
+    return {
+      company: competitor.company,
+      domain: competitor.domain,
+      timesFound: 1,
+      bestMatchScore: competitor.matchScore,
+      types: [competitor.type],
+      firstSeenAt: search.at,
+      lastSeenAt: search.at,
+      foundFor: [search.domain],
+      version: 1,
+    };
+  const latest = search.at >= row.lastSeenAt;
+  const others = row.foundFor.filter((d) => d !== search.domain);
+  return {
+    company: latest ? competitor.company : row.company,
+    domain: row.domain,
+    timesFound: row.timesFound + 1,
+    bestMatchScore: Math.max(row.bestMatchScore, competitor.matchScore),
+    types: typesOf([...row.types, competitor.type]),
+    firstSeenAt: search.at < row.firstSeenAt ? search.at : row.firstSeenAt,
+    lastSeenAt: latest ? search.at : row.lastSeenAt,
+    foundFor: (latest ? [search.domain, ...others] : row.foundFor.includes(search.domain) ? row.foundFor : [...row.foundFor, search.domain]).slice(0, FOUND_FOR_MAX),
+    version: row.version + 1,
+  };
+}
+
+const toRow = (item: Record<string, unknown>): CompanyRow => ({
+  company: item.company as string,
+  domain: item.domain as string,
+  timesFound: Number(item.timesFound),
+  bestMatchScore: Number(item.bestMatchScore),
+  types: typesOf(item.types),
+  firstSeenAt: item.firstSeenAt as string,
+  lastSeenAt: item.lastSeenAt as string,
+  foundFor: (item.foundFor as string[] | undefined) ?? [],
+  version: Number(item.version ?? 0),
+});
+
+const toCompany = ({ version: _version, ...company }: CompanyRow): MyCompany => company;
+
+export class DynamoCompanyStore implements CompanyStore {
+  constructor(private readonly table: TableRef) {}
+
+  /** Counts a settled search in the account's rows, once; a no-op when it is counted already (no pending item). */
+  async finish(accountId: string, searchId: string): Promise<void> {
+    let search: SettledForAggregation | null | undefined;
+    for (let conflicts = 0; ; ) {
+      const pending = await this.get(keys.aggregationPending(accountId, searchId));
+      if (!pending) return;
+      search ??= await this.settled(accountId, searchId);
+      const chunks = search ? chunksOf(search.competitors) : [];
+      const n = Number(pending.nextChunk ?? 0);
+      try {
+        await this.apply(accountId, searchId, n, chunks, search);
+        if (n + 1 >= chunks.length) return;
+      } catch (error) {
+        if (!isCancelled(error) || ++conflicts > MAX_CONFLICTS) throw error;
+        await pause(conflicts);
+      }
+    }
+  }
+
+  async catchUp(accountId: string): Promise<void> {
+    const { pk, skPrefix } = keys.aggregationsPendingOf(accountId);
+    const { Items = [] } = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+        ProjectionExpression: 'sk',
+        Limit: CATCH_UP_BATCH,
+      }),
+    );
+    for (const item of Items) {
+      // A search that still cannot be applied (sustained contention) stays pending for the next read; the rows
+      // answered now are correct without it.
+      await this.finish(accountId, (item.sk as string).slice(skPrefix.length)).catch(() => undefined);
+    }
+  }
+
+  async top(accountId: string, max: number): Promise<{ items: MyCompany[]; total: number }> {
+    const { gsi1pk } = keys.companiesOf(accountId);
+    const query = { TableName: this.table.tableName, IndexName: GSI1, KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': gsi1pk } };
+    const items: MyCompany[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.table.client.send(new QueryCommand({ ...query, Limit: max - items.length, ExclusiveStartKey: start }));
+      items.push(...(page.Items ?? []).map((item) => toCompany(toRow(item))));
+      start = page.LastEvaluatedKey;
+    } while (start && items.length < max);
+    // Beyond the cap, the rest is counted, not read.
+    let total = items.length;
+    while (start) {
+      const page = await this.table.client.send(new QueryCommand({ ...query, Select: 'COUNT', ExclusiveStartKey: start }));
+      total += page.Count ?? 0;
+      start = page.LastEvaluatedKey;
+    }
+    return { items, total };
+  }
+
+  /** One chunk: the pending item moves on (or goes, after the last chunk) in the same transaction as the rows. */
+  private async apply(accountId: string, searchId: string, n: number, chunks: StoredCompetitor[][], search: SettledForAggregation | null): Promise<void> {
+    const { tableName } = this.table;
+    const chunk = chunks[n] ?? [];
+    const current = await this.rows(accountId, chunk.map((c) => c.domain));
+    const last = n + 1 >= chunks.length;
+    const pendingKey = keys.aggregationPending(accountId, searchId);
+    const guard = { ConditionExpression: 'nextChunk = :n', ExpressionAttributeValues: { ':n': n } };
+    await this.table.client.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          last
+            ? { Delete: { TableName: tableName, Key: pendingKey, ...guard } }
+            : { Update: { TableName: tableName, Key: pendingKey, UpdateExpression: 'SET nextChunk = :next', ...guard, ExpressionAttributeValues: { ':n': n, ':next': n + 1 } } },
+          ...chunk.map((competitor) => {
+            const before = current.get(competitor.domain);
+            const row = foundAgain(before, competitor, search!);
+            return {
+              Put: {
+                TableName: tableName,
+                Item: { ...keys.company(accountId, row.domain), ...keys.companyByCount(accountId, row.timesFound, row.domain), ...row, types: new Set(row.types) },
+                ...(before
+                  ? { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': before.version } }
+                  : { ConditionExpression: CONDITIONS.isNew }),
+              },
+            };
+          }),
+        ],
+      }),
+    );
+  }
+
+  private async rows(accountId: string, domains: string[]): Promise<Map<string, CompanyRow>> {
+    const found = new Map<string, CompanyRow>();
+    let keysLeft: Record<string, unknown>[] = domains.map((d) => keys.company(accountId, d));
+    while (keysLeft.length) {
+      const { Responses, UnprocessedKeys } = await this.table.client.send(
+        new BatchGetCommand({ RequestItems: { [this.table.tableName]: { Keys: keysLeft, ConsistentRead: true } } }),
+      );
+      for (const item of Responses?.[this.table.tableName] ?? []) found.set(item.domain as string, toRow(item));
+      keysLeft = (UnprocessedKeys?.[this.table.tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+    }
+    return found;
+  }
+
+  private async settled(accountId: string, searchId: string): Promise<SettledForAggregation | null> {
+    const item = await this.get(keys.search(accountId, searchId), '#domain, completedAt, createdAt, competitors', { '#domain': 'domain' });
+    if (!item) return null;
+    return { domain: item.domain as string, at: (item.completedAt ?? item.createdAt) as string, competitors: (item.competitors as StoredCompetitor[] | undefined) ?? [] };
+  }
+
+  private async get(key: Record<string, string>, projection?: string, names?: Record<string, string>) {
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.tableName, Key: key, ConsistentRead: true, ...(projection ? { ProjectionExpression: projection, ExpressionAttributeNames: names } : {}) }),
+    );
+    return Item ?? null;
+  }
+}
