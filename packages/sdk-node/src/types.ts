@@ -1,6 +1,6 @@
-// sdk-node: the payloads of the API as the SDK returns them. Search, balance, stored searches and keys come from
-// @rivals/contracts; the account-data payloads mirror their contracts field for field.
-import type { BulkDomainResult, CompetitorType, DomainState, JobStatus, SearchFilters, SearchResult, StoredCompetitor } from '@rivals/contracts';
+// sdk-node: the payloads of the API as the SDK returns them: the types of @rivals/contracts, so the SDK's types are
+// the handlers' own schemas.
+import type { BulkDomainResult, DomainState, JobStatus, SearchFilters, SearchResult } from '@rivals/contracts';
 
 export type {
   ApiKeySummary,
@@ -38,17 +38,7 @@ export interface PageParams {
 /** The search result, plus the id of the stored search (X-Search-Id) and the request id. */
 export type SearchResponse = SearchResult & { searchId: string | null; requestId: string | null; replayed: boolean };
 
-export interface HistoryItem {
-  id: string;
-  domain: string;
-  status: 'running' | 'succeeded' | 'failed';
-  createdAt: string;
-  totalCompetitors: number;
-  likelyCompetitors: number;
-  source: 'api' | 'bulk';
-  /** Only for searches of a bulk job. */
-  jobId?: string;
-}
+export type HistoryItem = import('@rivals/contracts').HistoryItem;
 
 export interface HistoryParams extends PageParams {
   source?: 'api' | 'bulk';
@@ -68,53 +58,12 @@ export interface BulkUploadOptions extends SearchFilters {
   webhookUrl?: string;
 }
 
-export interface MyCompany {
-  company: string;
-  domain: string;
-  timesFound: number;
-  bestMatchScore: number;
-  types: CompetitorType[];
-  firstSeenAt: string;
-  lastSeenAt: string;
-  foundFor: string[];
-}
-
-export interface MyCompanies {
-  items: MyCompany[];
-  /** Companies found in all; more than items.length when the list is capped at 5,000. */
-  total: number;
-}
-
-export interface Share {
-  token: string;
-  url: string;
-  createdAt: string;
-}
-
-/** GET /api/shared/:token: the search, read-only, without account data. */
-export interface SharedSearch {
-  domain: string;
-  createdAt: string;
-  completedAt: string | null;
-  totalCompetitors: number;
-  likelyCompetitors: number;
-  competitors: StoredCompetitor[];
-}
-
-export interface SavedCompanyInput {
-  domain: string;
-  company?: string;
-  note?: string;
-  searchId?: string;
-}
-
-export interface SavedCompany {
-  domain: string;
-  company: string | null;
-  note: string | null;
-  searchId: string | null;
-  savedAt: string;
-}
+export type MyCompany = import('@rivals/contracts').MyCompany;
+export type MyCompanies = import('@rivals/contracts').MyCompanies;
+export type Share = import('@rivals/contracts').ShareLink;
+export type SharedSearch = import('@rivals/contracts').SharedSearch;
+export type SavedCompanyInput = import('@rivals/contracts').SaveCompanyRequest;
+export type SavedCompany = import('@rivals/contracts').SavedCompany;
 
 /** The body of a webhook (`bulk_job.completed`). */
 export type WebhookEvent = import('@rivals/contracts').BulkJobEvent;
