@@ -76,6 +76,23 @@ describe('rivals CLI', () => {
     expect(JSON.parse(res.stdout)).toMatchObject({ id: searchId, domain: 'notion.so', competitors: expect.any(Array) });
   });
 
+  it('lists the history, saves and removes a company, shares a search and lists the companies found', async () => {
+    const { searchId } = JSON.parse((await rivals(['search', 'zendesk.com', '--limit', '2', '--json'])).stdout);
+    const history = JSON.parse((await rivals(['history', '--limit', '2', '--json'])).stdout);
+    expect(history).toHaveLength(2);
+    expect(history[0]).toMatchObject({ id: searchId, domain: 'zendesk.com', source: 'api' });
+    expect((await rivals(['saved', 'add', 'freshworks.com', '--note', 'rival', '--search-id', searchId])).code).toBe(0);
+    expect(JSON.parse((await rivals(['saved', 'list', '--json'])).stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ domain: 'freshworks.com', note: 'rival' })]));
+    expect((await rivals(['saved', 'remove', 'freshworks.com'])).code).toBe(0);
+    expect((await rivals(['saved', 'list', '--json'])).stdout).not.toContain('freshworks.com');
+    const share = await rivals(['share', searchId]);
+    expect(share.code).toBe(0);
+    expect(share.stdout.trim()).toMatch(/\/share\/\S+$/);
+    expect((await rivals(['share', searchId, '--revoke'])).code).toBe(0);
+    const companies = JSON.parse((await rivals(['companies', '--json'])).stdout);
+    expect(companies.total).toBeGreaterThan(0);
+  });
+
   it('lists keys across pages and creates and revokes one', async () => {
     const created = await rivals(['keys', 'create', '--name', 'cli-test', '--json']);
     expect(created.code).toBe(0);
@@ -193,6 +210,16 @@ describe('rivals-mcp over stdio', () => {
     expect(text).toContain(result.competitors[0]!.domain);
     const stored = await client.callTool({ name: 'get_search', arguments: { searchId: result.searchId } });
     expect(stored.structuredContent).toMatchObject({ id: result.searchId, domain: 'slack.com' });
+  });
+
+  it('saves a company and lists the saved ones, the history and the companies found', async () => {
+    expect((await client.callTool({ name: 'save_company', arguments: { domain: 'mailchimp.com', note: 'agent' } })).structuredContent).toMatchObject({ domain: 'mailchimp.com', note: 'agent' });
+    const saved = (await client.callTool({ name: 'list_saved_companies', arguments: {} })).structuredContent as { items: { domain: string }[] };
+    expect(saved.items.map((i) => i.domain)).toContain('mailchimp.com');
+    const history = (await client.callTool({ name: 'list_history', arguments: { limit: 1 } })).structuredContent as { items: unknown[]; nextCursor: string | null };
+    expect(history.items).toHaveLength(1);
+    const companies = (await client.callTool({ name: 'list_my_companies', arguments: {} })).structuredContent as { total: number };
+    expect(companies.total).toBeGreaterThan(0);
   });
 
   it('answers an API error as a tool error with the API\'s code', async () => {
