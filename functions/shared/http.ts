@@ -117,7 +117,8 @@ export function httpRoute<Schema extends z.ZodType | undefined = undefined, Quer
   // Log lines carry the Lambda context and API Gateway's request id, so one request can be followed end to end.
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
-    .use(injectLambdaContext(logger, { correlationIdPath: CORRELATION_ID_PATH, resetKeys: true }))
+    // Never the event: it carries the X-API-Key header (and bodies may carry secrets), whatever POWERTOOLS_LOGGER_LOG_EVENT says.
+    .use(injectLambdaContext(logger, { correlationIdPath: CORRELATION_ID_PATH, resetKeys: true, logEvent: false }))
     // Published only when a handler recorded some, so that routes without metrics log nothing about them.
     .use({ after: publishMetrics, onError: publishMetrics })
     .use(httpHeaderNormalizer());
