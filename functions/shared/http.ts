@@ -1,6 +1,7 @@
 // composition root: the one middy chain of every HTTP function (normalise headers, check the principal, take
 // rate-limit tokens, parse JSON, validate, map errors), and the one place responses are built.
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
@@ -82,7 +83,10 @@ async function limitRate(event: APIGatewayProxyEvent, auth: boolean): Promise<vo
   const decision = await takeTokens(requestBuckets(config.rateLimits, { ip, keyId: auth ? principalOf(event).keyId : undefined }));
   if (!decision) return;
   decisions.set(event, decision);
-  if (!decision.allowed) throw rateLimited(decision.retryAfterSeconds);
+  if (!decision.allowed) {
+    metrics.addMetric('RateLimited', MetricUnit.Count, 1);
+    throw rateLimited(decision.retryAfterSeconds);
+  }
 }
 
 /** The authorizer's context, the only identity a handler trusts. */
@@ -113,7 +117,8 @@ export function httpRoute<Schema extends z.ZodType | undefined = undefined, Quer
   // Log lines carry the Lambda context and API Gateway's request id, so one request can be followed end to end.
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
-    .use(injectLambdaContext(logger, { correlationIdPath: CORRELATION_ID_PATH, resetKeys: true }))
+    // Never the event: it carries the X-API-Key header (and bodies may carry secrets), whatever POWERTOOLS_LOGGER_LOG_EVENT says.
+    .use(injectLambdaContext(logger, { correlationIdPath: CORRELATION_ID_PATH, resetKeys: true, logEvent: false }))
     // Published only when a handler recorded some, so that routes without metrics log nothing about them.
     .use({ after: publishMetrics, onError: publishMetrics })
     .use(httpHeaderNormalizer());

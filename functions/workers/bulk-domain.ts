@@ -4,7 +4,8 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { DomainMessage } from '@rivals/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { limited } from '../shared/limit.js';
-import { logger } from '../shared/observability.js';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logger, metrics } from '../shared/observability.js';
 import { bulkWorker } from '../shared/research.js';
 
 const processor = new BatchProcessor(EventType.SQS);
@@ -14,6 +15,8 @@ const processRecord = limited(concurrency, async (record: SQSRecord) => {
   const message = JSON.parse(record.body) as DomainMessage;
   const outcome = await bulkWorker().process(message);
   logger.debug('bulk domain', { jobId: message.jobId, seq: message.seq, outcome });
+  // Published at once (a queue worker has no HTTP chain to publish on its way out).
+  metrics.singleMetric().addMetric('BulkDomains', MetricUnit.Count, 1);
 });
 
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>

@@ -77,7 +77,7 @@ export class Observability extends Construct {
           new GraphWidget({ title: 'Latency (ms)', left: [props.api.metricLatency({ period: five, statistic: 'p50' }), props.api.metricLatency({ period: five, statistic: 'p99' })] }),
         ],
         [
-          new GraphWidget({ title: 'Searches, refunds, rate limited', left: ['Searches', 'Refunds', 'RateLimited', 'SweeperRefunds'].map(own) }),
+          new GraphWidget({ title: 'Searches, refunds, rate limited', left: ['Searches', 'Refunds', 'RateLimited', 'SweeperRefunds', 'BulkDomains'].map(own) }),
           new GraphWidget({ title: 'Research time (ms)', left: [new Metric({ namespace: METRICS_NAMESPACE, metricName: 'ResearchTime', dimensionsMap: { service: 'rivals' }, period: five, statistic: 'p99' })] }),
         ],
         [

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Observability } from '../constructs/observability.js';
 import { WebFront } from '../constructs/web-front.js';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED } from '../routes.js';
+import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
 import { BulkWorkers, grantBulk, type BulkResources } from './bulk-workers.js';
 
 export interface ApiStackProps extends StackProps {
@@ -186,6 +186,8 @@ export class ApiStack extends Stack {
 
     const workers = new BulkWorkers(this, 'Bulk', { table: props.table, ...props.bulk, environment, retainLogs: config.retainData });
     Object.assign(this.functions, workers.functions);
+    // The bulk worker researches with the same engine as a search, so with the same providers.
+    this.enableProviders(workers.functions[WORKERS.bulkDomain.id]!, config);
 
     if (config.waf) this.firewall(config.wafRateLimit);
 

@@ -1,9 +1,9 @@
 // db adapter (secondary): API keys. The hash-claim item (APIKEYHASH#<sha256>) is what the authorizer reads, with a
 // strongly consistent GetItem; the key record (in the account's partition) is what the account lists. The account
 // item counts live keys (activeKeys), so the cap and "never revoke the last key" hold under concurrent calls.
-import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ApiError, type ApiKeyClaim, type ApiKeyRecord, type ApiKeyStore, type Page, type PageRequest, type RevokeOutcome } from '@rivals/core';
-import type { TableRef } from './client.js';
+import { queryPages, type TableRef } from './client.js';
 import { CONDITIONS, failedCondition, isConditionFailure } from './conditions.js';
 import { keys, withoutKeys } from './keys.js';
 import { queryPage } from './pages.js';
@@ -164,21 +164,13 @@ export class DynamoApiKeyStore implements ApiKeyStore {
   private async countLiveKeys(accountId: string): Promise<void> {
     const { pk, skPrefix } = keys.apiKeysOf(accountId);
     let live = 0;
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.table.client.send(
-        new QueryCommand({
-          TableName: this.table.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          FilterExpression: 'attribute_not_exists(revokedAt)',
-          ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-          Select: 'COUNT',
-          ExclusiveStartKey,
-        }),
-      );
-      live += page.Count ?? 0;
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    const pages = queryPages(this.table, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      FilterExpression: 'attribute_not_exists(revokedAt)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+      Select: 'COUNT',
+    });
+    for await (const page of pages) live += page.Count ?? 0;
     try {
       await this.table.client.send(
         new UpdateCommand({

@@ -1,6 +1,6 @@
 // db: the DynamoDB clients. Endpoints come from the SDK's own settings (AWS_ENDPOINT_URL_DYNAMODB locally).
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, TransactWriteCommand, type QueryCommandInput, type QueryCommandOutput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { retryOnConflict } from './conditions.js';
 
 /**
@@ -44,3 +44,13 @@ export interface TableRef {
 
 /** A TransactWriteItems call, run again while it only lost a race with another transaction on the same items. */
 export const transact = (table: TableRef, input: TransactWriteCommandInput) => retryOnConflict(() => table.client.send(new TransactWriteCommand(input)));
+
+/** Every page of a Query, one after another: a partition or an index range read to its end (never a Scan). */
+export async function* queryPages(table: TableRef, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): AsyncGenerator<QueryCommandOutput> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.client.send(new QueryCommand({ ...input, TableName: table.tableName, ExclusiveStartKey }));
+    yield page;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+}
