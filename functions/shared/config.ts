@@ -38,7 +38,7 @@ export const config = {
   get publicBaseUrl(): string | undefined {
     return process.env.PUBLIC_BASE_URL || undefined;
   },
-  /** Token buckets per key and per IP (API.md "Limits"); 0 turns one off. */
+  /** Token buckets per key and per IP (docs/api.md "Limits"); 0 turns one off. */
   get rateLimits(): RateLimits {
     const { key, ip } = DEFAULT_RATE_LIMITS;
     return {

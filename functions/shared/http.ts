@@ -41,7 +41,7 @@ type Parsed<Schema, Otherwise> = Schema extends z.ZodType ? z.output<Schema> : O
 type Handler<Body, Query> = (request: HttpRequest<Body, Query>) => Promise<HttpResponse>;
 
 interface RouteOptions<Schema extends z.ZodType | undefined, QuerySchema extends z.ZodType | undefined> {
-  /** Reads the authorizer's principal. False only for the routes API.md names as keyless. */
+  /** Reads the authorizer's principal. False only for the routes docs/api.md names as keyless. */
   auth: boolean;
   /** The JSON body's schema. A request without a body is validated as `undefined`, so a schema may make it optional. */
   body?: Schema;
@@ -122,7 +122,7 @@ export function httpRoute<Schema extends z.ZodType | undefined = undefined, Quer
     // Published only when a handler recorded some, so that routes without metrics log nothing about them.
     .use({ after: publishMetrics, onError: publishMetrics })
     .use(httpHeaderNormalizer());
-  // API.md's order of errors is 401, 429, 400: the principal, then the rate limits, then the body.
+  // docs/api.md's order of errors is 401, 429, 400: the principal, then the rate limits, then the body.
   if (options.auth) chain.use({ before: async (request) => void principalOf(request.event) });
   chain.use({ before: async (request) => limitRate(request.event, options.auth) });
   if (options.body) {

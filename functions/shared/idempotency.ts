@@ -1,4 +1,4 @@
-// composition root: the Idempotency-Key contract of paid POSTs (API.md). Powertools stores the first response for
+// composition root: the Idempotency-Key contract of paid POSTs (docs/api.md). Powertools stores the first response for
 // 24 hours, scoped to the account; 2xx and 4xx replay as first sent, 429 and 5xx are not kept, so they may be retried.
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { invalidRequest } from '@rivals/core';

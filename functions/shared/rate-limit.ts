@@ -1,4 +1,4 @@
-// composition root: the rate limits of API.md applied at the edge of every function. The HTTP chain takes a token per
+// composition root: the rate limits of docs/api.md applied at the edge of every function. The HTTP chain takes a token per
 // IP and per key before any work; the authorizer takes one per IP before it looks a key up. A limiter that cannot be
 // reached lets the request through (logged): an outage of the limits must not become an outage of the API.
 import { ApiError, type BucketTake, type RateLimitDecision } from '@rivals/core';

@@ -129,7 +129,7 @@ export class ApiStack extends Stack {
         ...(config.cloudWatchRole ? { loggingLevel: MethodLoggingLevel.ERROR } : {}),
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
-        // Stage-wide backstop; the per-key and per-IP token buckets of API.md live in the functions (DynamoDB).
+        // Stage-wide backstop; the per-key and per-IP token buckets of docs/api.md live in the functions (DynamoDB).
         throttlingRateLimit: 200,
         throttlingBurstLimit: 400,
       },

@@ -1,4 +1,4 @@
-// contracts: the account's own data (API.md "Search" history, "Account data"): history, companies found, share links
+// contracts: the account's own data (docs/api.md "Search" history, "Account data"): history, companies found, share links
 // and the watchlist. Strict schemas: the handlers validate with them and the OpenAPI document is generated from them.
 import { z } from 'zod';
 import { pageOf, PageQuery } from './pages.js';

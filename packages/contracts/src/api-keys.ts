@@ -1,4 +1,4 @@
-// contracts: API key management (API.md "Account data", "Authentication"). The key itself appears once, in the
+// contracts: API key management (docs/api.md "Account data", "Authentication"). The key itself appears once, in the
 // answer of the create call; lists show its prefix and last four characters only.
 import { z } from 'zod';
 import { pageOf } from './pages.js';

@@ -1,4 +1,4 @@
-// contracts: bulk research jobs, their per-domain results and their webhooks (API.md "Bulk").
+// contracts: bulk research jobs, their per-domain results and their webhooks (docs/api.md "Bulk").
 import { z } from 'zod';
 import { COMPETITOR_TYPES, EXCLUDE_MAX, SEARCH_LIMIT_MAX, SearchFilters } from './search.js';
 

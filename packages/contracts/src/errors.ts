@@ -1,4 +1,4 @@
-// contracts: the error vocabulary of the API (../shared/API.md, "Errors"). Every client and the error mapper use it.
+// contracts: the error vocabulary of the API (docs/api.md, "Errors"). Every client and the error mapper use it.
 import { z } from 'zod';
 
 /** Error code -> HTTP status. The single table both the server and the clients read. */

@@ -1,4 +1,4 @@
-// contracts: list paging (API.md "Conventions"): `?limit=` (default 50, max 200) and an opaque `?cursor=`.
+// contracts: list paging (docs/api.md "Conventions"): `?limit=` (default 50, max 200) and an opaque `?cursor=`.
 import { z } from 'zod';
 
 export const PAGE_LIMIT_DEFAULT = 50;

@@ -1,4 +1,4 @@
-// contracts: search and balance (SPEC.md "Search result", "Competitor"; API.md "Search").
+// contracts: search and balance (SPEC.md "Search result", "Competitor"; docs/api.md "Search").
 import { z } from 'zod';
 
 export const COMPETITOR_TYPES = ['Direct', 'Indirect', 'Adjacent', 'Emerging'] as const;

@@ -1,4 +1,4 @@
-// core: rate limits as token buckets (API.md "Limits"). A bucket of `burst` tokens refills at `perSecond`; a request
+// core: rate limits as token buckets (docs/api.md "Limits"). A bucket of `burst` tokens refills at `perSecond`; a request
 // takes one token from each bucket that applies to it, or none at all when any of them is empty. The state of a
 // bucket is one number, its theoretical arrival time (TAT, GCRA's form of a token bucket): the moment at which the
 // bucket would be full again. It fits a single conditional write, so buckets hold across Lambda instances.
