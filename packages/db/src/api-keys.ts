@@ -6,7 +6,7 @@ import { ApiError, type ApiKeyClaim, type ApiKeyRecord, type ApiKeyStore, type P
 import { queryPages, type TableRef } from './client.js';
 import { CONDITIONS, failedCondition, isConditionFailure } from './conditions.js';
 import { keys, withoutKeys } from './keys.js';
-import { queryPage } from './pages.js';
+import { queryPage } from './cursor.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 

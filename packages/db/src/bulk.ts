@@ -8,7 +8,7 @@ import type { TableRef } from './client.js';
 import { CONDITIONS, failedCondition, isConditionFailure } from './conditions.js';
 import { keys, withoutKeys } from './keys.js';
 import type { DynamoCreditsLedger } from './ledger.js';
-import { queryPage } from './pages.js';
+import { queryPage } from './cursor.js';
 
 /** Most domains one cancel transaction refunds (100 items a transaction: the domains, the account, its entry, the job). */
 const CANCEL_BATCH = 97;

@@ -1,8 +1,8 @@
-// db: list pages and their cursors. A cursor is the base64url JSON of the key a page stopped at; it is accepted back
+// db: list pages and their cursors, one way for every list (a partition prefix, an index, a filtered Query). A cursor is the base64url JSON of the key a page stopped at; it is accepted back
 // only when its partition is the caller's own (and, for index pages, the index partition too), so a cursor can never
 // reach another account's items. Anything else is 400 invalid_request.
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { invalidRequest, type Page } from '@rivals/core';
+import { invalidRequest, type Page, type PageRequest } from '@rivals/core';
 import type { TableRef } from './client.js';
 
 type Key = Record<string, string>;
@@ -69,4 +69,19 @@ export async function queryKeyPage<T>(table: TableRef, input: Omit<QueryCommandI
   const nextCursor =
     found.length > page.limit && last ? encodeKeyCursor(Object.fromEntries(page.keyNames.map((name) => [name, last[name]]))) : start ? encodeKeyCursor(start) : null;
   return { items: items.map(map), nextCursor };
+}
+
+/** One page of the items of `pk` whose sort key starts with `skPrefix`, newest first (sort keys embed ULIDs), or in sort-key order. */
+export function queryPage(table: TableRef, query: { pk: string; skPrefix: string }, page: PageRequest, order: 'newest-first' | 'sort-key' = 'newest-first'): Promise<Page<Record<string, unknown>>> {
+  const { pk, skPrefix } = query;
+  return queryKeyPage(
+    table,
+    {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+      ScanIndexForward: order === 'sort-key',
+    },
+    { limit: page.limit, ...(page.cursor === undefined ? {} : { cursor: page.cursor }), keyNames: ['pk', 'sk'], expected: { pk }, skPrefix },
+    (item) => item,
+  );
 }

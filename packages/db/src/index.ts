@@ -12,7 +12,6 @@ export * from './cursor.js';
 export * from './companies.js';
 export * from './shares.js';
 export * from './saved-companies.js';
-export * from './pages.js';
 export * from './bulk.js';
 export * from './rate-limits.js';
 export * from './ledger-entries.js';
