@@ -38,6 +38,8 @@ export interface LocalOptions {
   onFatal?: (error: Error) => void;
   /** Seconds between runs of the scheduled functions (the sweeper); default 60. */
   scheduleEverySeconds?: number;
+  /** Seconds the front keeps the authorizer's answer for a key; default the API stack's (AUTHORIZER.cacheTtlSeconds), 0 for none. */
+  authorizerCacheTtlSeconds?: number;
 }
 
 export interface LocalService {
@@ -113,7 +115,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       }
     }
 
-    const server = createFront({ projectRoot: PROJECT_ROOT, log });
+    const server = createFront({ projectRoot: PROJECT_ROOT, log, ...(options.authorizerCacheTtlSeconds === undefined ? {} : { authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds }) });
     cleanups.push(() => closeServer(server));
     const workers = startLocalWorkers({
       projectRoot: PROJECT_ROOT,

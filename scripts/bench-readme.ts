@@ -1,0 +1,2 @@
+// stub
+export const updateReadme = () => 'not yet';
