@@ -4,7 +4,7 @@
 // no more than DynamoDB Local (health, the OpenAPI document, a search). Figures to read, not a pass/fail test;
 // written to bench/results/cold.json for the README's performance table (scripts/bench-readme.ts).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
@@ -53,7 +53,8 @@ console.log(JSON.stringify({ init, first, heap: memory.heapUsed, rss: memory.rss
     const kind = logicalId.replace(/Function[0-9A-F]{8}$/, '').replace(/[0-9A-F]{8}$/, '');
     const dir = join(outdir, `asset.${fn.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
     // The Lambda runtime provides the AWS SDK; here it comes from the project's node_modules.
-    symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
+    // Routes that share a handler file share one asset: linked once.
+    if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
     const size = readdirSync(dir).filter((f) => f !== 'node_modules').reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
     const env = {
       ...process.env,
