@@ -79,17 +79,22 @@ const runtime: ChildProcess = fork(new URL('./bench-load-runtime.ts', import.met
 process.on('exit', () => runtime.kill());
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
 
+const exited = new Promise<never>((_, reject) => runtime.once('exit', (code) => reject(new Error(`the runtime exited (${code})`))));
+exited.catch(() => undefined);
+/** Sends `type` (when given) and waits for the runtime's message of type `reply`. */
 const ask = <T>(type: string, reply: string) =>
-  new Promise<T>((resolve, reject) => {
-    const onMessage = (message: { type: string } & T) => {
-      if (message.type !== reply) return;
-      runtime.off('message', onMessage);
-      resolve(message);
-    };
-    runtime.on('message', onMessage);
-    runtime.once('exit', (code) => reject(new Error(`the runtime exited (${code})`)));
-    if (type) runtime.send({ type });
-  });
+  Promise.race([
+    exited,
+    new Promise<T>((resolve) => {
+      const onMessage = (message: { type: string } & T) => {
+        if (message.type !== reply) return;
+        runtime.off('message', onMessage);
+        resolve(message);
+      };
+      runtime.on('message', onMessage);
+      if (type) runtime.send({ type });
+    }),
+  ]);
 interface Snapshot {
   counts: Counts;
   cpu: { runtimeMs: number; dynamoMs: number | null };
@@ -245,6 +250,6 @@ try {
   console.error(`\nwrote ${file}`);
   if (!args['no-readme']) console.error(`README: ${updateReadme()}`);
 } finally {
-  runtime.send({ type: 'stop' });
-  await new Promise((r) => (runtime.exitCode === null ? runtime.once('exit', r) : r(null)));
+  if (runtime.connected) runtime.send({ type: 'stop' });
+  await new Promise((r) => (runtime.exitCode === null && runtime.signalCode === null ? runtime.once('exit', r) : r(null)));
 }
