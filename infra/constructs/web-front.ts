@@ -24,6 +24,7 @@ import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origin
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { contentSecurityPolicy } from '../web.js';
 
 export interface WebFrontProps {
   api: RestApi;
@@ -62,7 +63,7 @@ export class WebFront extends Construct {
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       securityHeadersBehavior: {
         contentSecurityPolicy: {
-          contentSecurityPolicy: "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+          contentSecurityPolicy: contentSecurityPolicy(),
           override: true,
         },
         contentTypeOptions: { override: true },

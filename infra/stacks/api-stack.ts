@@ -17,6 +17,7 @@ import { Observability } from '../constructs/observability.js';
 import { WebFront } from '../constructs/web-front.js';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
+import { DASHBOARD_DIST } from '../web.js';
 import { BulkWorkers, grantBulk, type BulkResources } from './bulk-workers.js';
 
 export interface ApiStackProps extends StackProps {
@@ -93,8 +94,8 @@ const ACCESS_LOG_FIELDS = {
   userAgent: '$context.identity.userAgent',
 };
 
-/** The dashboard's built files (packages/dashboard, built by Vite before a deploy). */
-const DASHBOARD_DIR = join(PROJECT_ROOT, 'packages', 'dashboard', 'dist');
+/** The dashboard's built files (packages/dashboard, built by Vite before every synth: cdk.json's build command). */
+const DASHBOARD_DIR = join(PROJECT_ROOT, DASHBOARD_DIST);
 
 export class ApiStack extends Stack {
   readonly api: RestApi;

@@ -1,5 +1,5 @@
 // local runtime: the whole service on one machine. Local AWS engines, the resources the CDK app declares, the
-// environment the Lambda handlers read, a development account with its key, and the HTTP front.
+// environment the Lambda handlers read, a development account with its key, and the HTTP front (API and dashboard).
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { createDocumentClient, createDynamoClient, type TableRef } from '@rivals/db';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { freePort, LOCAL_CREDENTIALS, LOCAL_HOST, LOCAL_REGION, startDynamoDbLocal, startS3, startSqs, type DynamoDbLocalOptions, type RunningEngine, type RunningS3 } from './engines.js';
+import { DASHBOARD_DIST } from '../../../infra/web.js';
 import { createFront } from './front.js';
 import { DEFAULT_PORT, lockDataDir, removeInstance, writeInstance } from './instance.js';
 import { provision, type ProvisionedResources } from './provision.js';
@@ -113,7 +114,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       }
     }
 
-    const server = createFront({ projectRoot: PROJECT_ROOT, log });
+    const server = createFront({ projectRoot: PROJECT_ROOT, log, dashboard: { root: join(PROJECT_ROOT, DASHBOARD_DIST), connectSources: [endpoints.s3] } });
     cleanups.push(() => closeServer(server));
     const workers = startLocalWorkers({
       projectRoot: PROJECT_ROOT,
