@@ -208,6 +208,20 @@ describe('the dashboard in a browser', () => {
     expect(text).toContain('hubspot.com');
   });
 
+  it('sends a CSV over 5 MB through a presigned upload, straight to storage, and the job runs', async () => {
+    // Three domains and a wide notes column: 6 MB, over the direct upload's 5 MB.
+    const note = 'x'.repeat(2 * 1024 * 1024);
+    const transfer = await page.evaluateHandle((n) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([`domain,notes\nstripe.com,${n}\nadyen.com,${n}\nhubspot.com,${n}\n`], 'large.csv', { type: 'text/csv' }));
+      return dt;
+    }, note);
+    await page.dispatchEvent(tid('dropzone'), 'drop', { dataTransfer: transfer });
+    await page.locator(`${tid('job-progress')}[data-status="completed"]`).filter({ hasText: 'large.csv' }).waitFor({ timeout: 45_000 });
+    expect(await page.locator(tid('bulk-progress')).getAttribute('value')).toBe('3');
+    await shot(page, 'bulk-presigned-completed');
+  });
+
   it('says what went wrong: an invalid domain, and a search without credits', async () => {
     await page.click('nav >> text=Search');
     await search(page, 'not a domain');
@@ -246,6 +260,8 @@ describe('the dashboard in a browser', () => {
     await phone.locator(tid('map-point')).first().focus();
     await phone.locator(tid('map-tooltip')).waitFor();
     await shot(phone, 'phone-search');
+    await phone.evaluate(() => window.scrollTo(0, 0));
+    await phone.screenshot({ path: join(SHOTS, 'phone-search-top.png') });
     for (const path of ['/bulk', '/keys', '/history']) {
       await phone.click(`nav a[href="${path}"]`);
       await phone.locator('h1').waitFor();

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDocumentClient, createDynamoClient, type TableRef } from '@rivals/db';
+import { PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { freePort, LOCAL_CREDENTIALS, LOCAL_HOST, LOCAL_REGION, startDynamoDbLocal, startS3, startSqs, type DynamoDbLocalOptions, type RunningEngine, type RunningS3 } from './engines.js';
 import { DASHBOARD_DIST } from '../../../infra/web.js';
@@ -82,6 +83,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     const endpoints = { dynamodb: engines.dynamodb.endpoint, s3: engines.s3.endpoint, sqs: engines.sqs.endpoint };
 
     const resources = await provision(endpoints, PREFIX, CLIENT_CONFIG);
+    await allowBrowserUploads(endpoints.s3, resources.bucketName);
     configureHandlers(endpoints, resources);
 
     const table: TableRef = { client: createDocumentClient(createDynamoClient({ ...CLIENT_CONFIG, endpoint: endpoints.dynamodb })), tableName: resources.tableName };
@@ -140,6 +142,22 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     await stop();
     throw error;
   }
+}
+
+/**
+ * The dashboard PUTs a CSV over 5 MB straight to the presigned URL, across origins (the front's port to s3rver's), as
+ * it does to S3 in AWS (there the bucket allows the origins of the `uploadOrigins` setting). Locally any origin may:
+ * s3rver listens on loopback only and the presigned URL is the credential.
+ */
+async function allowBrowserUploads(endpoint: string, bucket: string) {
+  const s3 = new S3Client({ ...CLIENT_CONFIG, endpoint, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  await s3.send(
+    new PutBucketCorsCommand({
+      Bucket: bucket,
+      CORSConfiguration: { CORSRules: [{ AllowedMethods: ['PUT'], AllowedOrigins: ['*'], AllowedHeaders: ['content-type', 'content-length'], MaxAgeSeconds: 3600 }] },
+    }),
+  );
+  s3.destroy();
 }
 
 /** DynamoDB Local, s3rver and SQS; each is stopped by the cleanups, DynamoDB Local as it is then (it may be restarted). */

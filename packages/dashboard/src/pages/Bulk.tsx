@@ -218,7 +218,9 @@ export function BulkPage() {
             <tbody>
               {jobs.items.map((j) => (
                 <tr key={j.jobId} data-testid="job-row" data-status={j.status}>
-                  <td data-label="File">{j.filename ?? j.jobId}</td>
+                  <td data-label="File">
+                    {j.filename ?? 'CSV upload'} <span class="muted small">{j.jobId}</span>
+                  </td>
                   <td data-label="Started">{formatDate(j.createdAt)}</td>
                   <td data-label="Status">
                     <span class={`status status-${j.status}`}>{j.status.replace('_', ' ')}</span>
