@@ -21,5 +21,7 @@ export const contentSecurityPolicy = (extraConnectSources: string[] = []) =>
     "object-src 'none'",
   ].join('; ');
 
-/** A path without a file extension is one of the dashboard's own routes (/history, /share/:token): it gets index.html. */
-export const isAppRoute = (path: string) => !/\.[a-z0-9]+$/i.test(path);
+/** A path ending in a file extension asks for a file; any other path is one of the dashboard's own routes
+ * (/history, /share/:token) and gets index.html. CloudFront's routing function is written from this same pattern. */
+export const FILE_PATH = /\.[a-z0-9]+$/i;
+export const isAppRoute = (path: string) => !FILE_PATH.test(path);

@@ -100,6 +100,7 @@ const DASHBOARD_DIR = join(PROJECT_ROOT, DASHBOARD_DIST);
 export class ApiStack extends Stack {
   readonly api: RestApi;
   readonly functions: Record<string, ApiFunction> = {};
+  readonly web: WebFront;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -199,7 +200,7 @@ export class ApiStack extends Stack {
       deadLetterQueues: props.deadLetterQueues,
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
-    new WebFront(this, 'Web', {
+    this.web = new WebFront(this, 'Web', {
       api: this.api,
       dashboardDir: DASHBOARD_DIR,
       retainData: config.retainData,
