@@ -8,6 +8,16 @@ import { ensureDashboardBuilt } from '../../packages/local/src/dashboard-build.j
 import { PROJECT_ROOT, startLocal, type LocalService } from '../../packages/local/src/runtime.js';
 import { raiseRateLimits, tableServices } from '../../packages/local/src/services.js';
 
+// The browser's globals, as the page-side callbacks below use them (this project's types are Node's, not the DOM's).
+declare const sessionStorage: { getItem(key: string): string | null };
+declare const localStorage: { length: number };
+declare const navigator: { clipboard: { readText(): Promise<string> } };
+declare const document: { documentElement: { scrollWidth: number } };
+declare const window: { innerWidth: number; scrollTo(x: number, y: number): void };
+declare class DataTransfer {
+  items: { add(file: File): void };
+}
+
 const SHOTS = join(PROJECT_ROOT, 'test-output', 'dashboard');
 const CHROMIUM = '/usr/bin/chromium';
 
