@@ -100,6 +100,7 @@ describe('the dashboard in a browser', () => {
     expect(rows).toBeLessThanOrEqual(15);
     await expect.poll(() => page.locator(tid('balance')).innerText()).toMatch(new RegExp(`^${before - 1}\\s`));
     expect(await balance()).toBe(before - 1);
+    expect(new URL(page.url()).searchParams.get('search')).toMatch(/^srch_/);
 
     // The map: a point per row, coloured by type; hovering one names it.
     const points = page.locator(tid('map-point'));
@@ -137,6 +138,23 @@ describe('the dashboard in a browser', () => {
     await page.click('nav >> text=Watchlist');
     await expect.poll(() => page.locator(tid('saved-row')).allInnerTexts()).toEqual([expect.stringContaining(firstDomain)]);
     await shot(page, 'watchlist');
+  });
+
+  it('lists the companies found, filters them, and keeps the search in the address for Back', async () => {
+    await page.click('nav >> text=My companies');
+    await page.locator(tid('company-row')).first().waitFor();
+    const all = await page.locator(tid('company-row')).count();
+    expect(all).toBeGreaterThan(3);
+    await page.fill(tid('companies-filter'), 'adyen');
+    await expect.poll(() => page.locator(tid('company-row')).count()).toBe(1);
+    await shot(page, 'my-companies');
+    await page.goBack();
+    await page.goBack();
+    await page.locator(tid('result-row')).first().waitFor();
+    expect(await page.locator(tid('map-point')).count()).toBe(await page.locator(tid('result-row')).count());
+    // A reload keeps the tab signed in and reads the balance again.
+    await page.reload();
+    await page.locator(tid('balance')).filter({ hasText: /\d+ credits/ }).waitFor();
   });
 
   it('creates a share link that opens signed out, read-only', async () => {

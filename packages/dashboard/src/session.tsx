@@ -1,8 +1,9 @@
 // dashboard: the signed-in session. The API key lives in sessionStorage (gone with the tab; sign-out clears it), one
 // SDK client per key, and the balance every page shows.
 import { createContext, type ComponentChildren } from 'preact';
-import { useCallback, useContext, useMemo, useState } from 'preact/hooks';
+import { useCallback, useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { Rivals } from '@rivals/sdk/browser';
+import { isAuthError } from './errors.js';
 
 const STORAGE_KEY = 'rivals.apiKey';
 
@@ -52,6 +53,15 @@ export function SessionProvider({ children }: { children: ComponentChildren }) {
       // The page's own call reports errors; the balance keeps its last value.
     }
   }, [client]);
+
+  // A reload keeps the tab's key: its balance is read again, and a key revoked meanwhile ends the session.
+  useEffect(() => {
+    if (!client) return;
+    client.balance().then(
+      (b) => setBalance(b.creditsRemaining),
+      (error: unknown) => isAuthError(error) && signOut('Your API key is no longer valid (it may have been revoked). Sign in with another key.'),
+    );
+  }, [client, signOut]);
 
   const value = useMemo<Session>(
     () => ({ apiKey, client, balance, notice, signIn, signOut, setBalance, refreshBalance }),

@@ -124,13 +124,15 @@ export function SearchView({ domain, competitors, searchId, readOnly }: SearchVi
                     {c.confidence}
                   </td>
                   <td data-label="Likely">{c.likelyCompetitor ? <span class="likely" aria-label="Likely competitor" title="Likely competitor">●</span> : <span class="muted" aria-label="Not flagged">–</span>}</td>
-                  <td class="row-actions">
-                    {c.evidence && (
-                      <button type="button" class="link" aria-expanded={open.has(c.domain)} onClick={() => toggleOpen(c.domain)} data-testid="why">
-                        Why?
-                      </button>
-                    )}
-                    {!readOnly && <SaveButton domain={c.domain} company={c.company} searchId={searchId ?? undefined} />}
+                  <td>
+                    <div class="row-actions">
+                      {c.evidence && (
+                        <button type="button" class="link" aria-expanded={open.has(c.domain)} onClick={() => toggleOpen(c.domain)} data-testid="why">
+                          Why?
+                        </button>
+                      )}
+                      {!readOnly && <SaveButton domain={c.domain} company={c.company} searchId={searchId ?? undefined} />}
+                    </div>
                   </td>
                 </tr>
                 {c.evidence && open.has(c.domain) && (

@@ -231,20 +231,22 @@ export function BulkPage() {
                   <td data-label="Credits">
                     {j.creditsCharged} charged{j.creditsRefunded > 0 && `, ${j.creditsRefunded} refunded`}
                   </td>
-                  <td class="row-actions">
-                    <button type="button" class="secondary small" onClick={() => setJob({ ...j, rejectedRows: [], webhookAttempts: [], results: [], nextCursor: null })}>
-                      Watch
-                    </button>
-                    {!TERMINAL.includes(j.status) && (
-                      <button type="button" class="secondary small" onClick={() => setCancelling(j)}>
-                        Cancel
+                  <td>
+                    <div class="row-actions">
+                      <button type="button" class="secondary small" onClick={() => setJob({ ...j, rejectedRows: [], webhookAttempts: [], results: [], nextCursor: null })}>
+                        Watch
                       </button>
-                    )}
-                    {(j.status === 'completed' || j.status === 'cancelled') && (
-                      <button type="button" class="secondary small" onClick={() => download(j.jobId)}>
-                        Download
-                      </button>
-                    )}
+                      {!TERMINAL.includes(j.status) && (
+                        <button type="button" class="secondary small" onClick={() => setCancelling(j)}>
+                          Cancel
+                        </button>
+                      )}
+                      {(j.status === 'completed' || j.status === 'cancelled') && (
+                        <button type="button" class="secondary small" onClick={() => download(j.jobId)}>
+                          Download
+                        </button>
+                      )}
+                    </div>
                   </td>
                 </tr>
               ))}

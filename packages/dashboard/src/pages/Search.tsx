@@ -1,6 +1,7 @@
 // dashboard: the search page. A domain and optional filters; 1 credit a search (refunded when it fails or finds
 // nothing). The stored search is read back for the evidence behind each row.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import type { CompetitorType, SearchRequest, StoredSearch } from '@rivals/sdk/browser';
 import { SearchView } from '../components/SearchView.js';
 import { ErrorNotice, Loading, TYPES } from '../components/ui.js';
@@ -26,6 +27,14 @@ export function SearchPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [result, setResult] = useState<StoredSearch | null>(null);
+  // The shown search is in the address (/?search=<id>), so that Back from another page brings it back.
+  const { query, route } = useLocation();
+  const shownId = query.search;
+  useEffect(() => {
+    if (!shownId || result?.id === shownId) return;
+    guard(() => client.searches.get(shownId)).then(setResult, setError);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [shownId]);
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -40,7 +49,9 @@ export function SearchPage() {
     try {
       const found = await guard(() => client.search(request));
       setBalance(found.creditsRemaining);
-      setResult(found.searchId ? await guard(() => client.searches.get(found.searchId!)) : null);
+      const stored = found.searchId ? await guard(() => client.searches.get(found.searchId!)) : null;
+      setResult(stored);
+      if (stored) route(`/?search=${encodeURIComponent(stored.id)}`, true);
     } catch (caught) {
       setError(caught);
       void refreshBalance();
