@@ -97,3 +97,34 @@ export function usePaged<T>(page: (cursor?: string) => Promise<{ items: T[]; nex
     setItems,
   };
 }
+
+export interface Action {
+  busy: boolean;
+  error: unknown;
+  /** Runs a call (an invalid key signs out): busy meanwhile, its error kept for the page to show; the result or undefined. */
+  run<T>(call: () => Promise<T>): Promise<T | undefined>;
+  clear(): void;
+}
+
+/** One user action's states: what every button that calls the API needs. */
+export function useAction(): Action {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const guard = useGuard();
+  const run = useCallback(
+    async <T,>(call: () => Promise<T>) => {
+      setBusy(true);
+      setError(null);
+      try {
+        return await guard(call);
+      } catch (caught) {
+        setError(caught);
+        return undefined;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [guard],
+  );
+  return { busy, error, run, clear: useCallback(() => setError(null), []) };
+}

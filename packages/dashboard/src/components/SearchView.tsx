@@ -5,7 +5,7 @@ import { Fragment } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import type { Competitor, CompetitorType, StoredCompetitor } from '@rivals/sdk/browser';
 import { downloadText, toCsv } from '../csv.js';
-import { useGuard } from '../hooks.js';
+import { useAction } from '../hooks.js';
 import { useSession } from '../session.js';
 import { MarketMap } from './MarketMap.js';
 import { CopyButton, Empty, ErrorNotice, ScoreBar, TypeBadge, TYPES } from './ui.js';
@@ -186,48 +186,32 @@ function Evidence({ row }: { row: StoredCompetitor }) {
 
 function SaveButton({ domain, company, searchId }: { domain: string; company: string; searchId?: string }) {
   const { client } = useSession();
-  const guard = useGuard();
-  const [state, setState] = useState<'idle' | 'saving' | 'saved'>('idle');
-  const [error, setError] = useState<unknown>(null);
+  const saving = useAction();
+  const [saved, setSaved] = useState(false);
   const save = async () => {
-    if (!client) return;
-    setState('saving');
-    setError(null);
-    try {
-      await guard(() => client.saved.add({ domain, company, searchId }));
-      setState('saved');
-    } catch (caught) {
-      setError(caught);
-      setState('idle');
-    }
+    if (client && (await saving.run(() => client.saved.add({ domain, company, searchId })))) setSaved(true);
   };
   return (
     <>
-      <button type="button" class="secondary small" onClick={save} disabled={state !== 'idle'} data-testid="save" aria-label={`Save ${company} to the watchlist`}>
-        {state === 'saved' ? '★ Saved' : state === 'saving' ? 'Saving…' : '☆ Save'}
+      <button type="button" class="secondary small" onClick={save} disabled={saved || saving.busy} data-testid="save" aria-label={`Save ${company} to the watchlist`}>
+        {saved ? '★ Saved' : saving.busy ? 'Saving…' : '☆ Save'}
       </button>
-      {error !== null && <ErrorNotice error={error} />}
+      <ErrorNotice error={saving.error} />
     </>
   );
 }
 
 function ShareButton({ searchId }: { searchId: string }) {
   const { client } = useSession();
-  const guard = useGuard();
+  const sharing = useAction();
   const [link, setLink] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const share = async () => {
-    if (!client) return;
-    setError(null);
-    try {
-      const created = await guard(() => client.searches.share(searchId));
-      const url = new URL(created.url, location.origin).href;
-      setLink(url);
-      setCopied(await navigator.clipboard.writeText(url).then(() => true, () => false));
-    } catch (caught) {
-      setError(caught);
-    }
+    const created = client && (await sharing.run(() => client.searches.share(searchId)));
+    if (!created) return;
+    const url = new URL(created.url, location.origin).href;
+    setLink(url);
+    setCopied(await navigator.clipboard.writeText(url).then(() => true, () => false));
   };
   return (
     <div class="share">
@@ -243,7 +227,7 @@ function ShareButton({ searchId }: { searchId: string }) {
           {copied ? <span class="muted small" role="status">Link copied</span> : <CopyButton text={link} label="Copy link" />}
         </span>
       )}
-      {error !== null && <ErrorNotice error={error} />}
+      <ErrorNotice error={sharing.error} />
     </div>
   );
 }

@@ -2,10 +2,10 @@
 // a presigned upload; a live progress bar while the job runs; the job list with cancel and download.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { DIRECT_UPLOAD_MAX_BYTES, type BulkJob, type BulkJobSummary, type BulkUploadAccepted } from '@rivals/sdk/browser';
-import { PagedFooter } from '../components/PagedFooter.js';
-import { ConfirmDialog, Empty, ErrorNotice } from '../components/ui.js';
+import { ListTable } from '../components/ListTable.js';
+import { ConfirmDialog, ErrorNotice } from '../components/ui.js';
 import { downloadText, formatDate } from '../csv.js';
-import { useGuard, usePaged } from '../hooks.js';
+import { useAction, usePaged } from '../hooks.js';
 import { useClient, useSession } from '../session.js';
 
 const TERMINAL = ['completed', 'failed', 'cancelled'];
@@ -14,13 +14,13 @@ const POLL_MS = 1000;
 export function BulkPage() {
   const client = useClient();
   const { refreshBalance, setBalance } = useSession();
-  const guard = useGuard();
+  const action = useAction();
+  const watch = useAction();
   const [limit, setLimit] = useState(10);
   const [dragging, setDragging] = useState(false);
   const [uploading, setUploading] = useState<string | null>(null);
   const [accepted, setAccepted] = useState<(BulkUploadAccepted & { filename: string }) | null>(null);
   const [job, setJob] = useState<BulkJob | null>(null);
-  const [error, setError] = useState<unknown>(null);
   const [cancelling, setCancelling] = useState<BulkJobSummary | null>(null);
   const jobs = usePaged((cursor) => client.bulk.list({ cursor, limit: 20 }), [client]);
   const input = useRef<HTMLInputElement>(null);
@@ -32,19 +32,15 @@ export function BulkPage() {
     let live = true;
     let timer: ReturnType<typeof setTimeout>;
     const poll = async () => {
-      try {
-        const current = await guard(() => client.bulk.get(jobId, { limit: 1 }));
-        if (!live) return;
-        setJob(current);
-        if (TERMINAL.includes(current.status)) {
-          jobs.reload();
-          void refreshBalance();
-          return;
-        }
-      } catch (caught) {
-        if (live) setError(caught);
+      const current = await watch.run(() => client.bulk.get(jobId, { limit: 1 }));
+      if (!live) return;
+      if (current) setJob(current);
+      if (current && TERMINAL.includes(current.status)) {
+        jobs.reload();
+        void refreshBalance();
+        return;
       }
-      if (live) timer = setTimeout(poll, POLL_MS);
+      timer = setTimeout(poll, POLL_MS);
     };
     void poll();
     return () => {
@@ -55,52 +51,38 @@ export function BulkPage() {
   }, [jobId]);
 
   const upload = async (file: File) => {
-    setError(null);
     setAccepted(null);
     setJob(null);
     setUploading(file.name);
-    try {
+    await action.run(async () => {
       const bytes = new Uint8Array(await file.arrayBuffer());
       if (bytes.byteLength <= DIRECT_UPLOAD_MAX_BYTES) {
-        const done = await guard(() => client.bulk.upload(bytes, { limit }));
+        const done = await client.bulk.upload(bytes, { limit });
         setBalance(done.creditsRemaining);
         setAccepted({ ...done, filename: file.name });
       } else {
         // Larger files: straight to storage with a presigned URL; the job starts when the file lands.
-        const target = await guard(() => client.bulk.createUploadUrl({ filename: file.name, limit }));
+        const target = await client.bulk.createUploadUrl({ filename: file.name, limit });
         await client.bulk.putFile(target.uploadUrl, bytes);
-        setJob(await guard(() => client.bulk.get(target.jobId, { limit: 1 })));
+        setJob(await client.bulk.get(target.jobId, { limit: 1 }));
       }
       jobs.reload();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setUploading(null);
-    }
+    });
+    setUploading(null);
   };
   const onFiles = (files: FileList | null | undefined) => {
     const file = files?.[0];
     if (file) void upload(file);
   };
-  const download = async (id: string) => {
-    setError(null);
-    try {
-      downloadText(`rivals-bulk-${id}.csv`, await guard(() => client.bulk.download(id)));
-    } catch (caught) {
-      setError(caught);
-    }
-  };
+  const download = (id: string) => action.run(async () => downloadText(`rivals-bulk-${id}.csv`, await client.bulk.download(id)));
   const cancel = async (target: BulkJobSummary) => {
     setCancelling(null);
-    setError(null);
-    try {
-      await guard(() => client.bulk.cancel(target.jobId));
-      if (jobId === target.jobId) setJob(await guard(() => client.bulk.get(target.jobId, { limit: 1 })));
+    await action.run(async () => {
+      await client.bulk.cancel(target.jobId);
+      if (jobId === target.jobId) setJob(await client.bulk.get(target.jobId, { limit: 1 }));
       jobs.reload();
       void refreshBalance();
-    } catch (caught) {
-      setError(caught);
-    }
+    });
   };
 
   const done = job ? job.completedDomains + job.failedDomains + job.cancelledDomains : 0;
@@ -156,7 +138,7 @@ export function BulkPage() {
           Uploading {uploading}…
         </p>
       )}
-      <ErrorNotice error={error} />
+      <ErrorNotice error={action.error ?? watch.error} />
       {accepted && accepted.rejectedRows.length > 0 && (
         <details class="notice info">
           <summary>
@@ -198,63 +180,42 @@ export function BulkPage() {
         </div>
       )}
       <h2>Jobs</h2>
-      {!jobs.loading && !jobs.error && jobs.items.length === 0 ? (
-        <Empty>No bulk jobs yet.</Empty>
-      ) : (
-        <div class="table-wrap">
-          <table class="list">
-            <thead>
-              <tr>
-                <th scope="col">File</th>
-                <th scope="col">Started</th>
-                <th scope="col">Status</th>
-                <th scope="col">Progress</th>
-                <th scope="col">Credits</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {jobs.items.map((j) => (
-                <tr key={j.jobId} data-testid="job-row" data-status={j.status}>
-                  <td data-label="File">
-                    {j.filename ?? 'CSV upload'} <span class="muted small">{j.jobId}</span>
-                  </td>
-                  <td data-label="Started">{formatDate(j.createdAt)}</td>
-                  <td data-label="Status">
-                    <span class={`status status-${j.status}`}>{j.status.replace('_', ' ')}</span>
-                  </td>
-                  <td data-label="Progress">
-                    {j.completedDomains + j.failedDomains + j.cancelledDomains} / {j.totalDomains}
-                  </td>
-                  <td data-label="Credits">
-                    {j.creditsCharged} charged{j.creditsRefunded > 0 && `, ${j.creditsRefunded} refunded`}
-                  </td>
-                  <td>
-                    <div class="row-actions">
-                      <button type="button" class="secondary small" onClick={() => setJob({ ...j, rejectedRows: [], webhookAttempts: [], results: [], nextCursor: null })}>
-                        Watch
-                      </button>
-                      {!TERMINAL.includes(j.status) && (
-                        <button type="button" class="secondary small" onClick={() => setCancelling(j)}>
-                          Cancel
-                        </button>
-                      )}
-                      {(j.status === 'completed' || j.status === 'cancelled') && (
-                        <button type="button" class="secondary small" onClick={() => download(j.jobId)}>
-                          Download
-                        </button>
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <PagedFooter list={jobs} />
+      <ListTable headers={['File', 'Started', 'Status', 'Progress', 'Credits', '']} empty="No bulk jobs yet." count={jobs.items.length} list={jobs}>
+        {jobs.items.map((j) => (
+          <tr key={j.jobId} data-testid="job-row" data-status={j.status}>
+            <td data-label="File">
+              {j.filename ?? 'CSV upload'} <span class="muted small">{j.jobId}</span>
+            </td>
+            <td data-label="Started">{formatDate(j.createdAt)}</td>
+            <td data-label="Status">
+              <span class={`status status-${j.status}`}>{j.status.replace('_', ' ')}</span>
+            </td>
+            <td data-label="Progress">
+              {j.completedDomains + j.failedDomains + j.cancelledDomains} / {j.totalDomains}
+            </td>
+            <td data-label="Credits">
+              {j.creditsCharged} charged{j.creditsRefunded > 0 && `, ${j.creditsRefunded} refunded`}
+            </td>
+            <td>
+              <div class="row-actions">
+                <button type="button" class="secondary small" onClick={() => setJob({ ...j, rejectedRows: [], webhookAttempts: [], results: [], nextCursor: null })}>
+                  Watch
+                </button>
+                {!TERMINAL.includes(j.status) && (
+                  <button type="button" class="secondary small" onClick={() => setCancelling(j)}>
+                    Cancel
+                  </button>
+                )}
+                {(j.status === 'completed' || j.status === 'cancelled') && (
+                  <button type="button" class="secondary small" onClick={() => download(j.jobId)}>
+                    Download
+                  </button>
+                )}
+              </div>
+            </td>
+          </tr>
+        ))}
+      </ListTable>
       <ConfirmDialog
         open={cancelling !== null}
         title="Cancel this job?"

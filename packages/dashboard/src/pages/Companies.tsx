@@ -1,32 +1,25 @@
 // dashboard: every company found across the account's searches (most often found first), filterable, as CSV.
 import { useMemo, useState } from 'preact/hooks';
 import type { CompetitorType } from '@rivals/sdk/browser';
-import { Empty, ErrorNotice, Loading, TypeBadge, TYPES } from '../components/ui.js';
+import { ListTable } from '../components/ListTable.js';
+import { ErrorNotice, Loading, TypeBadge, TYPES } from '../components/ui.js';
 import { downloadText, formatDate } from '../csv.js';
-import { useGuard, useLoad } from '../hooks.js';
+import { useAction, useLoad } from '../hooks.js';
 import { useClient } from '../session.js';
 
 export function CompaniesPage() {
   const client = useClient();
-  const guard = useGuard();
+  const exporting = useAction();
   const companies = useLoad(() => client.myCompanies.list(), [client]);
   const [text, setText] = useState('');
   const [type, setType] = useState<CompetitorType | ''>('');
-  const [exportError, setExportError] = useState<unknown>(null);
   const shown = useMemo(() => {
     const q = text.trim().toLowerCase();
     return (companies.data?.items ?? []).filter(
       (c) => (!type || c.types.includes(type)) && (!q || c.company.toLowerCase().includes(q) || c.domain.includes(q) || c.foundFor.some((f) => f.includes(q))),
     );
   }, [companies.data, text, type]);
-  const exportCsv = async () => {
-    setExportError(null);
-    try {
-      downloadText('rivals-my-companies.csv', await guard(() => client.myCompanies.csv()));
-    } catch (caught) {
-      setExportError(caught);
-    }
-  };
+  const exportCsv = () => exporting.run(async () => downloadText('rivals-my-companies.csv', await client.myCompanies.csv()));
 
   if (companies.loading && !companies.data) return <Loading />;
   if (companies.error) return <ErrorNotice error={companies.error} onRetry={companies.reload} />;
@@ -53,55 +46,44 @@ export function CompaniesPage() {
           Export CSV
         </button>
       </div>
-      <ErrorNotice error={exportError} />
-      {data.items.length === 0 ? (
-        <Empty>
-          No companies yet: they appear here as your searches find them. <a href="/">Search now</a>.
-        </Empty>
-      ) : shown.length === 0 ? (
-        <Empty>No company matches the filter.</Empty>
-      ) : (
-        <div class="table-wrap">
-          <table class="list">
-            <thead>
-              <tr>
-                <th scope="col">Company</th>
-                <th scope="col">Domain</th>
-                <th scope="col">Times found</th>
-                <th scope="col">Best match</th>
-                <th scope="col">Types</th>
-                <th scope="col">Found for</th>
-                <th scope="col">Last seen</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((c) => (
-                <tr key={c.domain} data-testid="company-row">
-                  <td data-label="Company">{c.company}</td>
-                  <td data-label="Domain">
-                    <a href={`https://${c.domain}`} target="_blank" rel="noopener noreferrer">
-                      {c.domain}
-                    </a>
-                  </td>
-                  <td data-label="Times found" class="num">
-                    {c.timesFound}
-                  </td>
-                  <td data-label="Best match" class="num">
-                    {c.bestMatchScore}
-                  </td>
-                  <td data-label="Types">
-                    {c.types.map((t) => (
-                      <TypeBadge key={t} type={t} />
-                    ))}
-                  </td>
-                  <td data-label="Found for">{c.foundFor.join(', ')}</td>
-                  <td data-label="Last seen">{formatDate(c.lastSeenAt)}</td>
-                </tr>
+      <ErrorNotice error={exporting.error} />
+      <ListTable
+        headers={['Company', 'Domain', 'Times found', 'Best match', 'Types', 'Found for', 'Last seen']}
+        empty={
+          data.items.length === 0 ? (
+            <>
+              No companies yet: they appear here as your searches find them. <a href="/">Search now</a>.
+            </>
+          ) : (
+            'No company matches the filter.'
+          )
+        }
+        count={shown.length}
+      >
+        {shown.map((c) => (
+          <tr key={c.domain} data-testid="company-row">
+            <td data-label="Company">{c.company}</td>
+            <td data-label="Domain">
+              <a href={`https://${c.domain}`} target="_blank" rel="noopener noreferrer">
+                {c.domain}
+              </a>
+            </td>
+            <td data-label="Times found" class="num">
+              {c.timesFound}
+            </td>
+            <td data-label="Best match" class="num">
+              {c.bestMatchScore}
+            </td>
+            <td data-label="Types">
+              {c.types.map((t) => (
+                <TypeBadge key={t} type={t} />
               ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            </td>
+            <td data-label="Found for">{c.foundFor.join(', ')}</td>
+            <td data-label="Last seen">{formatDate(c.lastSeenAt)}</td>
+          </tr>
+        ))}
+      </ListTable>
     </section>
   );
 }

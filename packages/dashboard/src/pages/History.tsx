@@ -1,8 +1,7 @@
 // dashboard: every past search, newest first, filterable by source and status; each opens its detail page.
 import { useState } from 'preact/hooks';
 import type { HistoryParams } from '@rivals/sdk/browser';
-import { PagedFooter } from '../components/PagedFooter.js';
-import { Empty } from '../components/ui.js';
+import { ListTable } from '../components/ListTable.js';
 import { formatDate } from '../csv.js';
 import { usePaged } from '../hooks.js';
 import { useClient } from '../session.js';
@@ -34,47 +33,35 @@ export function HistoryPage() {
           </select>
         </label>
       </div>
-      {!list.loading && !list.error && list.items.length === 0 ? (
-        <Empty>
-          No searches yet. <a href="/">Run your first search</a>.
-        </Empty>
-      ) : (
-        <div class="table-wrap">
-          <table class="list">
-            <thead>
-              <tr>
-                <th scope="col">Domain</th>
-                <th scope="col">When</th>
-                <th scope="col">Status</th>
-                <th scope="col">Competitors</th>
-                <th scope="col">Likely</th>
-                <th scope="col">Source</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.items.map((h) => (
-                <tr key={h.id} data-testid="history-row">
-                  <td data-label="Domain">
-                    <a href={`/searches/${h.id}`}>{h.domain}</a>
-                  </td>
-                  <td data-label="When">{formatDate(h.createdAt)}</td>
-                  <td data-label="Status">
-                    <span class={`status status-${h.status}`}>{h.status}</span>
-                  </td>
-                  <td data-label="Competitors" class="num">
-                    {h.totalCompetitors}
-                  </td>
-                  <td data-label="Likely" class="num">
-                    {h.likelyCompetitors}
-                  </td>
-                  <td data-label="Source">{h.source === 'bulk' ? 'bulk job' : 'search'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <PagedFooter list={list} />
+      <ListTable
+        headers={['Domain', 'When', 'Status', 'Competitors', 'Likely', 'Source']}
+        empty={
+          <>
+            No searches yet. <a href="/">Run your first search</a>.
+          </>
+        }
+        count={list.items.length}
+        list={list}
+      >
+        {list.items.map((h) => (
+          <tr key={h.id} data-testid="history-row">
+            <td data-label="Domain">
+              <a href={`/searches/${h.id}`}>{h.domain}</a>
+            </td>
+            <td data-label="When">{formatDate(h.createdAt)}</td>
+            <td data-label="Status">
+              <span class={`status status-${h.status}`}>{h.status}</span>
+            </td>
+            <td data-label="Competitors" class="num">
+              {h.totalCompetitors}
+            </td>
+            <td data-label="Likely" class="num">
+              {h.likelyCompetitors}
+            </td>
+            <td data-label="Source">{h.source === 'bulk' ? 'bulk job' : 'search'}</td>
+          </tr>
+        ))}
+      </ListTable>
     </section>
   );
 }
