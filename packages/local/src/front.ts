@@ -2,6 +2,7 @@
 // authorizer on X-API-Key (401 when the header is missing or the key is denied), keep its answer per key for the
 // stage's authorizer cache TTL (infra/routes.ts; so a revoked key stops within that time, as in AWS), pass the
 // authorizer's context on, build the Lambda proxy event and invoke the same handler code Lambda runs.
+// Every path outside /api is the dashboard's (static.ts), as CloudFront sends only /api/* to API Gateway.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { API_RESPONSE_HEADERS, AUTHORIZER_RATE_LIMITED, GATEWAY_MESSAGES, GATEWAY_RETRY_AFTER_SECONDS, type ErrorCode } from '@rivals/contracts';
 import { AUTHORIZER, BINARY_MEDIA_TYPES, ROUTES, type RouteSpec } from '../../../infra/routes.js';
+import { createStaticSite, type StaticSiteOptions } from './static.js';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -23,6 +25,8 @@ export interface FrontOptions {
   routes?: RouteSpec[];
   stage?: string;
   log?: (line: string) => void;
+  /** Serve the built dashboard at every path outside /api (as CloudFront does in AWS); API only when absent. */
+  dashboard?: StaticSiteOptions;
   /**
    * Seconds the authorizer's answer for a key is kept and reused without asking it again, as API Gateway's authorizer
    * result cache does (the API stack sets AUTHORIZER.cacheTtlSeconds); 0 asks the authorizer on every request.
@@ -117,6 +121,9 @@ export function parseTarget(target: string): { pathname: string; query: URLSearc
   return q < 0 ? { pathname: target, query: new URLSearchParams() } : { pathname: target.slice(0, q), query: new URLSearchParams(target.slice(q + 1)) };
 }
 
+/** Not the API's: every path but /api and /api/... (and `//...`, which a browser never sends, stays the router's 404). */
+const isDashboardPath = (pathname: string) => pathname.startsWith('/') && !pathname.startsWith('//') && pathname !== '/api' && !pathname.startsWith('/api/');
+
 type RouteMatch = { kind: 'route'; route: CompiledRoute; values: string[] } | { kind: 'method-not-allowed'; allow: string[] } | { kind: 'not-found' };
 
 /** The route serving this method on this path; or, when the path is served only for other methods, which ones. */
@@ -152,6 +159,7 @@ export function createFront(options: FrontOptions): Server {
   const routes = (options.routes ?? ROUTES).map(compile);
   const stage = options.stage ?? 'local';
   const authorizerCache = new AuthorizerCache((options.authorizerCacheTtlSeconds ?? AUTHORIZER.cacheTtlSeconds) * 1000);
+  const site = options.dashboard ? createStaticSite(options.dashboard) : null;
   const handlers = new Map<string, Promise<unknown>>();
   const load = <T>(entry: string) => {
     if (!handlers.has(entry)) handlers.set(entry, import(pathToFileURL(join(options.projectRoot, entry)).href).then((m: { handler: T }) => m.handler));
@@ -206,6 +214,7 @@ export function createFront(options: FrontOptions): Server {
     const requestId = randomUUID();
     const url = parseTarget(req.url ?? '/');
     const method = (req.method ?? 'GET').toUpperCase();
+    if (site && isDashboardPath(url.pathname)) return site(req, res, url.pathname);
     const match = matchRoute(routes, method, url.pathname);
     if (match.kind === 'not-found') return gatewayError(res, requestId, 404, 'not_found', GATEWAY_MESSAGES.not_found);
     if (match.kind === 'method-not-allowed') {
