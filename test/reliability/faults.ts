@@ -64,7 +64,7 @@ export function faultyTable(table: { endpoint: string; tableName: string }, oper
     state,
     /** The next `times` calls of the operation fail with `fault`. */
     failNext(fault: Fault, times: number) {
-    Object.assign(state, { fault, times, calls: 0, failed: 0 });
+      Object.assign(state, { fault, times, calls: 0, failed: 0 });
     },
   };
 }
