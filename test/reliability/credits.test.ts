@@ -40,7 +40,7 @@ describe('N concurrent searches on M credits, over the local runtime\'s HTTP pat
     const answers = await Promise.all(
       Array.from({ length: N }, async (_, i) => {
         const res = await fetch(`${service.url}/api/v1/search`, { method: 'POST', headers, body: JSON.stringify({ domain: domains[i % domains.length], limit: 5 }) });
-        return { status: res.status, body: (await res.json()) as { creditsRemaining?: number; error?: { code: string; creditsRemaining?: number } } };
+        return { status: res.status, body: (await res.json()) as { creditsRemaining?: number; error?: { code: string; creditsRemaining?: number; refunded?: boolean } } };
       }),
     );
     burst = false;
@@ -48,15 +48,21 @@ describe('N concurrent searches on M credits, over the local runtime\'s HTTP pat
     // Assess
     const charged = answers.filter((a) => a.status === 200);
     const refused = answers.filter((a) => a.status === 402);
-    expect(charged).toHaveLength(M);
-    expect(refused).toHaveLength(N - M);
+    // On a machine loaded far past its cores, DynamoDB Local can pass a call's time bound: that search fails before it
+    // was charged, or is refunded before it answers, and says so. Anything else is a failure of this test.
+    const overloaded = answers.filter((a) => a.status !== 200 && a.status !== 402);
+    const statuses = JSON.stringify(answers.reduce<Record<number, number>>((n, a) => ({ ...n, [a.status]: (n[a.status] ?? 0) + 1 }), {}));
+    expect(charged, statuses).toHaveLength(M);
+    for (const a of overloaded) expect([a.status, a.body.error?.refunded], JSON.stringify(a.body)).toEqual([500, true]);
+    expect(refused.length + overloaded.length).toBe(N - M);
+    expect(overloaded.length, statuses).toBeLessThanOrEqual(N / 4);
     expect(refused.every((a) => a.body.error?.code === 'insufficient_credits' && a.body.error.creditsRemaining === 0)).toBe(true);
     expect(charged.every((a) => a.body.creditsRemaining! >= 0)).toBe(true);
     expect(balances.length).toBeGreaterThan(0);
     expect(Math.min(...balances)).toBeGreaterThanOrEqual(0);
     const audit = await tableServices(service.table).audit.audit(service.accountId);
     expect(audit).toMatchObject({ consistent: true, balance: 0, byReason: { search: -M } });
-    figure('concurrent searches', { N, M, charged: charged.length, refused402: refused.length, lowestBalanceSeen: Math.min(...balances), balanceReads: balances.length, audit });
+    figure('concurrent searches', { N, M, charged: charged.length, refused402: refused.length, failedUnderOverload: overloaded.length, lowestBalanceSeen: Math.min(...balances), balanceReads: balances.length, audit });
   }, 120_000);
 });
 
