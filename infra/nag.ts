@@ -15,6 +15,10 @@ export function acknowledgeNagFindings({ stateful, api, config }: Stage): void {
   const uploadsObjects = `Resource::${stateful.stackName}:ExportsOutputFnGetAttUploads4F6EB0FDArn5513CBEA/uploads/*`;
   for (const fn of [api.functions.BulkUploadUrl, api.functions.UploadLandedWorker])
     if (fn?.role) Validations.of(fn.role).acknowledge({ id: `AwsSolutions::AwsSolutions-IAM5[${uploadsObjects}]`, reason: 'Per-job upload objects under uploads/ of the uploads bucket only.' });
+  // CDK's BucketDeployment handler copies the built dashboard from CDK's asset bucket into the site bucket and
+  // invalidates CloudFront: CDK's own grants, read on the asset bucket and read-write on the site bucket only.
+  for (const id of ['Action::s3:GetObject*', 'Action::s3:GetBucket*', 'Action::s3:List*', 'Action::s3:DeleteObject*', 'Action::s3:Abort*', 'Resource::<WebSiteD504717C.Arn>/*', 'Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*'])
+    Validations.of(api.web.deployment.handlerRole).acknowledge({ id: `AwsSolutions::AwsSolutions-IAM5[${id}]`, reason: "CDK's dashboard deployment: read on CDK's asset bucket, read-write on the dashboard's site bucket only." });
   acknowledge(stateful, {
     'IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]':
       "CDK's bucket-notifications handler (it turns on the uploads bucket's EventBridge events) only writes its own logs.",

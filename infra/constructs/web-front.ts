@@ -2,6 +2,7 @@
 // (origin access control) and sends `/api/*` to the REST API uncached, so the dashboard needs no CORS; security
 // headers on every answer; an optional custom domain.
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { CfnOutput, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
@@ -24,10 +25,11 @@ import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origin
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { contentSecurityPolicy, FILE_PATH } from '../web.js';
 
 export interface WebFrontProps {
   api: RestApi;
-  /** The dashboard's built files (Vite's dist/); when absent, the distribution serves the API only. */
+  /** The dashboard's built files (Vite's dist/). Required: cdk.json's build command makes them before every synth. */
   dashboardDir: string;
   retainData: boolean;
   domainName?: string;
@@ -41,15 +43,20 @@ export interface WebFrontProps {
  */
 const SPA_ROUTING = `function handler(event) {
   var request = event.request;
-  if (!/\\.[a-z0-9]+$/i.test(request.uri)) request.uri = '/index.html';
+  if (!${FILE_PATH}.test(request.uri)) request.uri = '/index.html';
   return request;
 }`;
 
 export class WebFront extends Construct {
   readonly distribution: Distribution;
+  /** Copies the built dashboard into the site bucket (CDK's handler) and invalidates CloudFront's cache. */
+  readonly deployment: BucketDeployment;
 
   constructor(scope: Construct, id: string, props: WebFrontProps) {
     super(scope, id);
+    // A deploy never ships without the dashboard: no build, no synth.
+    if (!existsSync(join(props.dashboardDir, 'index.html')))
+      throw new Error(`The dashboard is not built (${props.dashboardDir}/index.html is missing): run \`npm run dashboard:build\` (npm ci and cdk's build command do).`);
     const site = new Bucket(this, 'Site', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
@@ -62,7 +69,7 @@ export class WebFront extends Construct {
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       securityHeadersBehavior: {
         contentSecurityPolicy: {
-          contentSecurityPolicy: "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+          contentSecurityPolicy: contentSecurityPolicy(),
           override: true,
         },
         contentTypeOptions: { override: true },
@@ -97,9 +104,7 @@ export class WebFront extends Construct {
         },
       },
     });
-    if (existsSync(props.dashboardDir)) {
-      new BucketDeployment(this, 'Deploy', { sources: [Source.asset(props.dashboardDir)], destinationBucket: site, distribution: this.distribution, distributionPaths: ['/*'] });
-    }
+    this.deployment = new BucketDeployment(this, 'Deploy', { sources: [Source.asset(props.dashboardDir)], destinationBucket: site, distribution: this.distribution, distributionPaths: ['/*'] });
     new CfnOutput(scope, 'DashboardUrl', { value: `https://${props.domainName ?? this.distribution.distributionDomainName}/`, description: 'The dashboard, and the API on the same origin under /api' });
   }
 }

@@ -17,6 +17,7 @@ import { Observability } from '../constructs/observability.js';
 import { WebFront } from '../constructs/web-front.js';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
+import { DASHBOARD_DIST } from '../web.js';
 import { BulkWorkers, grantBulk, type BulkResources } from './bulk-workers.js';
 
 export interface ApiStackProps extends StackProps {
@@ -93,12 +94,13 @@ const ACCESS_LOG_FIELDS = {
   userAgent: '$context.identity.userAgent',
 };
 
-/** The dashboard's built files (packages/dashboard, built by Vite before a deploy). */
-const DASHBOARD_DIR = join(PROJECT_ROOT, 'packages', 'dashboard', 'dist');
+/** The dashboard's built files (packages/dashboard, built by Vite before every synth: cdk.json's build command). */
+const DASHBOARD_DIR = join(PROJECT_ROOT, DASHBOARD_DIST);
 
 export class ApiStack extends Stack {
   readonly api: RestApi;
   readonly functions: Record<string, ApiFunction> = {};
+  readonly web: WebFront;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -198,7 +200,7 @@ export class ApiStack extends Stack {
       deadLetterQueues: props.deadLetterQueues,
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
-    new WebFront(this, 'Web', {
+    this.web = new WebFront(this, 'Web', {
       api: this.api,
       dashboardDir: DASHBOARD_DIR,
       retainData: config.retainData,

@@ -156,6 +156,8 @@ describe('api stack', () => {
     expect(apiBehavior.AllowedMethods).toEqual(expect.arrayContaining(['POST', 'DELETE', 'OPTIONS']));
     expect(config.DefaultCacheBehavior.FunctionAssociations).toHaveLength(1);
     api.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    // The built dashboard always ships: copied into the site bucket, CloudFront's cache invalidated.
+    api.hasResourceProperties('Custom::CDKBucketDeployment', { DistributionPaths: ['/*'] });
     api.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
       ResponseHeadersPolicyConfig: { SecurityHeadersConfig: Match.objectLike({ StrictTransportSecurity: Match.objectLike({ Override: true }), ContentSecurityPolicy: Match.anyValue() }) },
     });

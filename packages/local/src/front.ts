@@ -1,6 +1,7 @@
 // local runtime: the HTTP front. It does what API Gateway does for the REST API: match the route, run the REQUEST
 // authorizer on X-API-Key (401 when the header is missing or the key is denied; no cache, so a revoked key stops at
 // once), pass the authorizer's context on, build the Lambda proxy event and invoke the same handler code Lambda runs.
+// Every path outside /api is the dashboard's (static.ts), as CloudFront sends only /api/* to API Gateway.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { API_RESPONSE_HEADERS, AUTHORIZER_RATE_LIMITED, GATEWAY_MESSAGES, GATEWAY_RETRY_AFTER_SECONDS, type ErrorCode } from '@rivals/contracts';
 import { AUTHORIZER, BINARY_MEDIA_TYPES, ROUTES, type RouteSpec } from '../../../infra/routes.js';
+import { createStaticSite, type StaticSiteOptions } from './static.js';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -22,6 +24,8 @@ export interface FrontOptions {
   routes?: RouteSpec[];
   stage?: string;
   log?: (line: string) => void;
+  /** Serve the built dashboard at every path outside /api (as CloudFront does in AWS); API only when absent. */
+  dashboard?: StaticSiteOptions;
 }
 
 interface CompiledRoute {
@@ -70,6 +74,9 @@ export function parseTarget(target: string): { pathname: string; query: URLSearc
   return q < 0 ? { pathname: target, query: new URLSearchParams() } : { pathname: target.slice(0, q), query: new URLSearchParams(target.slice(q + 1)) };
 }
 
+/** Not the API's: every path but /api and /api/... (and `//...`, which a browser never sends, stays the router's 404). */
+const isDashboardPath = (pathname: string) => pathname.startsWith('/') && !pathname.startsWith('//') && pathname !== '/api' && !pathname.startsWith('/api/');
+
 type RouteMatch = { kind: 'route'; route: CompiledRoute; values: string[] } | { kind: 'method-not-allowed'; allow: string[] } | { kind: 'not-found' };
 
 /** The route serving this method on this path; or, when the path is served only for other methods, which ones. */
@@ -104,6 +111,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
 export function createFront(options: FrontOptions): Server {
   const routes = (options.routes ?? ROUTES).map(compile);
   const stage = options.stage ?? 'local';
+  const site = options.dashboard ? createStaticSite(options.dashboard) : null;
   const handlers = new Map<string, Promise<unknown>>();
   const load = <T>(entry: string) => {
     if (!handlers.has(entry)) handlers.set(entry, import(pathToFileURL(join(options.projectRoot, entry)).href).then((m: { handler: T }) => m.handler));
@@ -129,6 +137,7 @@ export function createFront(options: FrontOptions): Server {
     const requestId = randomUUID();
     const url = parseTarget(req.url ?? '/');
     const method = (req.method ?? 'GET').toUpperCase();
+    if (site && isDashboardPath(url.pathname)) return site(req, res, url.pathname);
     const match = matchRoute(routes, method, url.pathname);
     if (match.kind === 'not-found') return gatewayError(res, requestId, 404, 'not_found', GATEWAY_MESSAGES.not_found);
     if (match.kind === 'method-not-allowed') {

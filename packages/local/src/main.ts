@@ -1,6 +1,7 @@
 // local runtime entry point: `npm start`. Runs everything until stopped (Ctrl-C, SIGTERM, SIGHUP, or its parent going
 // away), then stops everything it started. DynamoDB Local runs under a watchdog, so it goes even if this is killed -9.
 import { relative } from 'node:path';
+import { ensureDashboardBuilt } from './dashboard-build.js';
 import { DEFAULT_PORT } from './instance.js';
 import { PROJECT_ROOT, startLocal, type LocalService } from './runtime.js';
 
@@ -34,6 +35,7 @@ const parent = process.ppid;
 setInterval(() => process.ppid !== parent && void shutdown('parent process gone'), 1000).unref();
 
 try {
+  ensureDashboardBuilt(PROJECT_ROOT, (line) => console.log(`[local] ${line}`));
   starting = startLocal({
     port,
     host: process.env.HOST ?? '127.0.0.1',
@@ -52,6 +54,7 @@ try {
   const portFlag = service.url.endsWith(`:${DEFAULT_PORT}`) ? '' : `--port ${new URL(service.url).port} `;
   console.log(`
 Rivals is running at ${service.url} (pid ${process.pid})
+  Dashboard: ${service.url}/   (sign in with the API key below)
   API key:  ${service.apiKey}   (also in ${relative(process.cwd(), service.keyFile!) || service.keyFile})
   Data:     ${dataDir ? `kept in ${dataDir}` : 'in memory, gone when stopped (set DATA_DIR to keep it)'}
   Engines:  DynamoDB Local ${service.endpoints.dynamodb}, s3rver ${service.endpoints.s3}, SQS ${service.endpoints.sqs}

@@ -1,5 +1,5 @@
 // local runtime: the whole service on one machine. Local AWS engines, the resources the CDK app declares, the
-// environment the Lambda handlers read, a development account with its key, and the HTTP front.
+// environment the Lambda handlers read, a development account with its key, and the HTTP front (API and dashboard).
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDocumentClient, createDynamoClient, type TableRef } from '@rivals/db';
+import { PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { freePort, LOCAL_CREDENTIALS, LOCAL_HOST, LOCAL_REGION, startDynamoDbLocal, startS3, startSqs, type DynamoDbLocalOptions, type RunningEngine, type RunningS3 } from './engines.js';
+import { DASHBOARD_DIST } from '../../../infra/web.js';
 import { createFront } from './front.js';
 import { DEFAULT_PORT, lockDataDir, removeInstance, writeInstance } from './instance.js';
 import { provision, type ProvisionedResources } from './provision.js';
@@ -81,6 +83,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     const endpoints = { dynamodb: engines.dynamodb.endpoint, s3: engines.s3.endpoint, sqs: engines.sqs.endpoint };
 
     const resources = await provision(endpoints, PREFIX, CLIENT_CONFIG);
+    await allowBrowserUploads(endpoints.s3, resources.bucketName);
     configureHandlers(endpoints, resources);
 
     const table: TableRef = { client: createDocumentClient(createDynamoClient({ ...CLIENT_CONFIG, endpoint: endpoints.dynamodb })), tableName: resources.tableName };
@@ -113,7 +116,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       }
     }
 
-    const server = createFront({ projectRoot: PROJECT_ROOT, log });
+    const server = createFront({ projectRoot: PROJECT_ROOT, log, dashboard: { root: join(PROJECT_ROOT, DASHBOARD_DIST), connectSources: [endpoints.s3] } });
     cleanups.push(() => closeServer(server));
     const workers = startLocalWorkers({
       projectRoot: PROJECT_ROOT,
@@ -139,6 +142,22 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     await stop();
     throw error;
   }
+}
+
+/**
+ * The dashboard PUTs a CSV over 5 MB straight to the presigned URL, across origins (the front's port to s3rver's), as
+ * it does to S3 in AWS (there the bucket allows the origins of the `uploadOrigins` setting). Locally any origin may:
+ * s3rver listens on loopback only and the presigned URL is the credential.
+ */
+async function allowBrowserUploads(endpoint: string, bucket: string) {
+  const s3 = new S3Client({ ...CLIENT_CONFIG, endpoint, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  await s3.send(
+    new PutBucketCorsCommand({
+      Bucket: bucket,
+      CORSConfiguration: { CORSRules: [{ AllowedMethods: ['PUT'], AllowedOrigins: ['*'], AllowedHeaders: ['content-type', 'content-length'], MaxAgeSeconds: 3600 }] },
+    }),
+  );
+  s3.destroy();
 }
 
 /** DynamoDB Local, s3rver and SQS; each is stopped by the cleanups, DynamoDB Local as it is then (it may be restarted). */

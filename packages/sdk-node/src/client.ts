@@ -1,6 +1,5 @@
 // sdk-node: the Rivals client: one method per endpoint, async iterators over the paged lists, and the bulk helper.
-import { readFile } from 'node:fs/promises';
-import { randomUUID } from 'node:crypto';
+// Browser-safe (the dashboard uses it): fetch and Web Crypto only; Node's file system is loaded only to read a path.
 import type { ApiKeySummary, Balance, BulkJob, BulkJobSummary, BulkUploadAccepted, BulkUploadUrl, CreatedApiKey, Health, SearchRequest, StoredSearch } from '@rivals/contracts';
 import { BulkJobFailedError, RivalsError } from './errors.js';
 import { Transport, type ClientOptions, type HttpRequest, type RequestOptions } from './transport.js';
@@ -91,7 +90,7 @@ export class Rivals {
       method: 'POST',
       path: '/api/v1/search',
       json: body,
-      idempotencyKey: options.idempotencyKey ?? randomUUID(),
+      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
       ...pick(options),
     });
     return { ...response.data, searchId: response.headers.get('x-search-id'), requestId: response.requestId, replayed: response.headers.get('idempotent-replayed') === 'true' };
@@ -157,7 +156,7 @@ export class Rivals {
         query: { limit: params.limit, webhookUrl: params.webhookUrl, minMatchScore: params.minMatchScore, exclude: params.exclude?.join(','), types: params.types?.join(','), countries: params.countries?.join(',') },
         body: csv,
         contentType: 'text/csv',
-        idempotencyKey: options.idempotencyKey ?? randomUUID(),
+        idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
         ...pick(options),
       }),
     /** A presigned URL for a larger CSV (up to 50 MB); the job starts when the file lands. */
@@ -209,7 +208,7 @@ export class Rivals {
   }
 
   private async runBulk(file: string | Uint8Array, options: BulkRunOptions): Promise<{ jobId: string; job: BulkJob; csv: string | null }> {
-    const content = typeof file === 'string' ? await readFile(file) : file;
+    const content = typeof file === 'string' ? await (await import('node:fs/promises')).readFile(file) : file;
     const params: BulkUploadOptions = { limit: options.limit, webhookUrl: options.webhookUrl, exclude: options.exclude, types: options.types, minMatchScore: options.minMatchScore, countries: options.countries };
     let jobId: string;
     if (content.byteLength <= (options.directMaxBytes ?? DIRECT_UPLOAD_MAX_BYTES)) {

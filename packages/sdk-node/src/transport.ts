@@ -86,15 +86,18 @@ export class Transport {
   private readonly headers: Record<string, string>;
 
   constructor(options: ClientOptions = {}) {
-    this.baseUrl = (options.baseUrl ?? process.env.RIVALS_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-    this.apiKey = options.apiKey ?? (process.env.RIVALS_API_KEY || undefined);
+    // No `process` in a browser: the options are all there is.
+    const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+    this.baseUrl = (options.baseUrl ?? env.RIVALS_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.apiKey = options.apiKey ?? (env.RIVALS_API_KEY || undefined);
     this.options = {
       timeoutMs: options.timeoutMs ?? 60_000,
       maxRetries: options.maxRetries ?? 3,
       retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
       maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
     };
-    this.fetchImpl = options.fetch ?? globalThis.fetch;
+    // Called through a wrapper: a browser's fetch called as another object's method throws "Illegal invocation".
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.headers = options.headers ?? {};
   }
 
@@ -153,7 +156,7 @@ export class Transport {
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
     let response: Response;
     try {
-      response = await this.fetchImpl(request.url ?? this.url(request.path, request.query), { method: request.method, headers, body, signal });
+      response = await this.fetchImpl(request.url ?? this.url(request.path, request.query), { method: request.method, headers, body: body as RequestInit['body'], signal });
     } catch (error) {
       throw this.noAnswer(error, request.signal);
     }

@@ -1,0 +1,27 @@
+// infra: the dashboard's serving rules, as data: CloudFront (constructs/web-front.ts) and the local runtime's front
+// (packages/local/src/static.ts) both read them, so the dashboard runs under the same policy in both.
+
+/** Where Vite writes the dashboard's built files, relative to the project root. */
+export const DASHBOARD_DIST = 'packages/dashboard/dist';
+
+/**
+ * The dashboard loads code, styles and data from its own origin only (Vite's build needs no inline script). connect-src
+ * also allows S3 (`https://*.amazonaws.com`): a CSV over 5 MB goes straight to the uploads bucket by presigned PUT.
+ */
+export const contentSecurityPolicy = (extraConnectSources: string[] = []) =>
+  [
+    "default-src 'self'",
+    "img-src 'self' data:",
+    "style-src 'self' 'unsafe-inline'",
+    "script-src 'self'",
+    `connect-src ${["'self'", 'https://*.amazonaws.com', ...extraConnectSources].join(' ')}`,
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
+
+/** A path ending in a file extension asks for a file; any other path is one of the dashboard's own routes
+ * (/history, /share/:token) and gets index.html. CloudFront's routing function is written from this same pattern. */
+export const FILE_PATH = /\.[a-z0-9]+$/i;
+export const isAppRoute = (path: string) => !FILE_PATH.test(path);
