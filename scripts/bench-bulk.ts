@@ -1,9 +1,12 @@
 // `npm run bench:bulk`: a 1,000-domain bulk job through the local runtime (HTTP upload, local SQS, the worker handler,
-// DynamoDB Local): wall time, domains per second and the credits accounting. Figures to read, not a pass/fail test.
+// DynamoDB Local): wall time, domains per second and the credits accounting. Figures to read, not a pass/fail test;
+// written to bench/results/bulk.json for the README's performance table (scripts/bench-readme.ts).
 import { performance } from 'node:perf_hooks';
 import { normalizeDomain } from '@rivals/core';
 import { loadKnowledgeBase } from '@rivals/kb';
 import { startLocal } from '@rivals/local';
+import { writeResult } from './bench-results.js';
+import { updateReadme } from './bench-readme.js';
 
 const DOMAINS = Number(process.env.BENCH_DOMAINS ?? 1000);
 const valid = (d: string) => {
@@ -45,6 +48,19 @@ try {
   console.log(`  reserved ${accepted.creditsReserved}, charged ${job.creditsCharged}, refunded ${job.creditsRefunded}`);
   console.log(`  balance ${before} -> ${after} (spent ${before - after}; charged + refunded = reserved: ${Number(job.creditsCharged) + Number(job.creditsRefunded) === accepted.creditsReserved})`);
   console.log(`  status ${job.status}: ${job.completedDomains} completed, ${job.failedDomains} failed`);
+  const charged = Number(job.creditsCharged);
+  const refunded = Number(job.creditsRefunded);
+  writeResult('bulk', {
+    domains: accepted.totalDomains,
+    concurrency: Number(process.env.BULK_CONCURRENCY ?? 4),
+    uploadSeconds: (uploaded - started) / 1000,
+    seconds,
+    domainsPerSecond: accepted.totalDomains / seconds,
+    status: job.status,
+    failedDomains: job.failedDomains,
+    credits: { reserved: accepted.creditsReserved, charged, refunded, spent: before - after, accountedFor: charged + refunded === accepted.creditsReserved && before - after === charged },
+  });
+  console.error(`README: ${updateReadme()}`);
 } finally {
   await service.stop();
 }

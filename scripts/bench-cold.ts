@@ -1,14 +1,17 @@
 // `npm run bench:cold`: each function's cold start, measured on the bundles `cdk deploy` would upload (the same
 // esbuild settings, the knowledge base copied beside the search function): bundle size, import time (Lambda's init:
 // the search function loads the knowledge base here), heap and RSS after init, and the first invocation where it needs
-// no more than DynamoDB Local (health, the OpenAPI document, a search). Figures to read, not a pass/fail test.
+// no more than DynamoDB Local (health, the OpenAPI document, a search). Figures to read, not a pass/fail test;
+// written to bench/results/cold.json for the README's performance table (scripts/bench-readme.ts).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { buildStage } from '../infra/stage.js';
 import { startLocal } from '@rivals/local';
+import { writeResult } from './bench-results.js';
+import { updateReadme } from './bench-readme.js';
 
 type Fn = { Type: string; Properties: { Code: { S3Key?: string }; Environment?: { Variables?: Record<string, string> } } };
 
@@ -44,12 +47,14 @@ console.log(JSON.stringify({ init, first, heap: memory.heapUsed, rss: memory.rss
 `,
   );
   const rows: string[][] = [];
+  const figures: { function: string; bundleBytes: number; initMs: number | null; firstRequestMs: number | null; heapBytes: number | null; rssBytes: number | null }[] = [];
   for (const [logicalId, fn] of Object.entries(template.Resources)) {
     if (fn.Type !== 'AWS::Lambda::Function' || !fn.Properties.Code.S3Key) continue;
     const kind = logicalId.replace(/Function[0-9A-F]{8}$/, '').replace(/[0-9A-F]{8}$/, '');
     const dir = join(outdir, `asset.${fn.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
     // The Lambda runtime provides the AWS SDK; here it comes from the project's node_modules.
-    symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
+    // Routes that share a handler file share one asset: linked once.
+    if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
     const size = readdirSync(dir).filter((f) => f !== 'node_modules').reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
     const env = {
       ...process.env,
@@ -64,9 +69,11 @@ console.log(JSON.stringify({ init, first, heap: memory.heapUsed, rss: memory.rss
     const run = spawnSync(process.execPath, [probe, dir, kind, local.accountId], { env, encoding: 'utf8' });
     if (run.status !== 0) {
       rows.push([kind, `${(size / 1024).toFixed(0)} KB`, `failed: ${run.stderr.split("\n").find((l) => /Error/.test(l)) ?? run.stderr.slice(-300)}`]);
+      figures.push({ function: kind, bundleBytes: size, initMs: null, firstRequestMs: null, heapBytes: null, rssBytes: null });
       continue;
     }
     const m = JSON.parse(run.stdout.trim().split('\n').pop()!) as { init: number; first: number | null; heap: number; rss: number };
+    figures.push({ function: kind, bundleBytes: size, initMs: m.init, firstRequestMs: m.first, heapBytes: m.heap, rssBytes: m.rss });
     rows.push([
       kind,
       `${(size / 1024).toFixed(0)} KB`,
@@ -79,6 +86,8 @@ console.log(JSON.stringify({ init, first, heap: memory.heapUsed, rss: memory.rss
   console.log('\n| function | bundle (with its data) | import (init) | first request | heap after init | RSS after init |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows.sort((a, b) => a[0]!.localeCompare(b[0]!))) console.log(`| ${r.join(' | ')} |`);
+  writeResult('cold', { functions: figures.sort((a, b) => a.function.localeCompare(b.function)) });
+  console.error(`README: ${updateReadme()}`);
   console.log(`\nNode ${process.versions.node} on this machine (Lambda runs Node 22 on ARM64; figures there differ). The search's first request includes its DynamoDB calls to DynamoDB Local.`);
 } finally {
   await local.stop();

@@ -1,12 +1,14 @@
 // `npm run bench`: engine compute time per search over every knowledge-base domain (p50, p99, max), index load time
-// and memory, and the local API's latency over HTTP. Figures to read, not a pass/fail test.
+// and memory, and the local API's latency over HTTP. Figures to read, not a pass/fail test; written to
+// bench/results/engine.json for the README's performance table (scripts/bench-readme.ts).
 import { performance } from 'node:perf_hooks';
 import { KnowledgeBaseEngine } from '@rivals/engine';
 import { knowledgeBasePath, loadKnowledgeBase } from '@rivals/kb';
 import { raiseRateLimits, startLocal } from '@rivals/local';
 import { statSync } from 'node:fs';
+import { quantile, writeResult } from './bench-results.js';
+import { updateReadme } from './bench-readme.js';
 
-const quantile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
@@ -60,6 +62,14 @@ try {
   latencies.sort((a, b) => a - b);
   console.log(`local API, POST /api/v1/search limit 100, ${samples} known domains, sequential (authorizer + DynamoDB Local transactions + engine)`);
   console.log(`  p50 ${fmt(quantile(latencies, 0.5))}  p95 ${fmt(quantile(latencies, 0.95))}  p99 ${fmt(quantile(latencies, 0.99))}`);
+  writeResult('engine', {
+    knowledgeBase: { bytes: statSync(knowledgeBasePath()).size, entries: index.entities.length, relations: index.relations.length },
+    indexLoadMs: { total: loaded - loadStarted, parse: parsed - loadStarted, model: loaded - parsed },
+    indexHeapBytes: heapAfter - heapBefore,
+    engineComputeMs: { domains: domains.length, limit: 100, p50: quantile(times, 0.5), p99: quantile(times, 0.99), max: times[times.length - 1] ?? 0 },
+    sequentialSearchMs: { samples, p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), p99: quantile(latencies, 0.99) },
+  });
+  console.error(`README: ${updateReadme()}`);
 } finally {
   await service.stop();
 }

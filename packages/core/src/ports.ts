@@ -68,6 +68,8 @@ export interface RunningSearches {
 }
 
 export interface SettledSearch {
+  /** The searched domain (as stored on the search), so that the account's company rows can count it without reading it back. */
+  domain: string;
   completedAt: string;
   elapsedSeconds: number;
   competitors: StoredCompetitor[];

@@ -22,15 +22,22 @@ export interface DynamoClientOptions extends Omit<DynamoDBClientConfig, 'request
   timeouts?: Partial<DynamoTimeouts>;
 }
 
-/** The one way this project makes a DynamoDB client: with timeouts and bounded retries. */
+/**
+ * The one way this project makes a DynamoDB client: with timeouts and bounded retries. Without the SDK's logger
+ * middleware, unless a logger is given: with none, it logs nothing, yet still walks every call's input and output
+ * through the schemas' sensitive-data filter to build the record it would log (a search's settle and its company rows
+ * make that a few hundred items a request).
+ */
 export function createDynamoClient({ timeouts, ...config }: DynamoClientOptions = {}): DynamoDBClient {
   const { connectionTimeoutMs, requestTimeoutMs, maxAttempts } = { ...DYNAMO_TIMEOUTS, ...timeouts };
-  return new DynamoDBClient({
+  const client = new DynamoDBClient({
     ...config,
     maxAttempts,
     retryMode: 'standard',
     requestHandler: { connectionTimeout: connectionTimeoutMs, requestTimeout: requestTimeoutMs, throwOnRequestTimeout: true },
   });
+  if (!config.logger) client.middlewareStack.remove('loggerMiddleware');
+  return client;
 }
 
 export function createDocumentClient(client: DynamoDBClient = createDynamoClient()): DynamoDBDocumentClient {

@@ -31,7 +31,8 @@ const MAX_CONFLICTS = 12;
 /** Pending aggregations finished by one read; more wait for the next read. */
 const CATCH_UP_BATCH = 25;
 
-interface SettledForAggregation {
+/** What counting a search needs: its target, when it settled, and its ranked competitors. */
+export interface SettledForAggregation {
   domain: string;
   at: string;
   competitors: StoredCompetitor[];
@@ -104,19 +105,31 @@ const toCompany = ({ version: _version, ...company }: CompanyRow): MyCompany => 
 export class DynamoCompanyStore implements CompanyStore {
   constructor(private readonly table: TableRef) {}
 
-  /** Counts a settled search in the account's rows, once; a no-op when it is counted already (no pending item). */
-  async finish(accountId: string, searchId: string): Promise<void> {
-    let search: SettledForAggregation | null | undefined;
+  /**
+   * Counts a settled search in the account's rows, once; a no-op when it is counted already (no pending item). Given
+   * the search as its settle has just written it (`settled`), the runner knows the pending item is at chunk 0 and
+   * reads neither back: each chunk is then one BatchGetItem and one transaction. Whenever a transaction is cancelled
+   * (another runner moved the pending item, or changed a row), it reads the pending item again and goes on from there.
+   */
+  async finish(accountId: string, searchId: string, settled?: SettledForAggregation): Promise<void> {
+    let search: SettledForAggregation | null | undefined = settled;
+    /** The pending item's next chunk as this runner knows it; undefined: read it. */
+    let next: number | undefined = settled ? 0 : undefined;
     for (let conflicts = 0; ; ) {
-      const pending = await this.get(keys.aggregationPending(accountId, searchId));
-      if (!pending) return;
+      if (next === undefined) {
+        const pending = await this.get(keys.aggregationPending(accountId, searchId));
+        if (!pending) return;
+        next = Number(pending.nextChunk ?? 0);
+      }
       search ??= await this.settled(accountId, searchId);
       const chunks = search ? chunksOf(search.competitors) : [];
-      const n = Number(pending.nextChunk ?? 0);
+      const n = next;
       try {
         await this.apply(accountId, searchId, n, chunks, search);
         if (n + 1 >= chunks.length) return;
+        next = n + 1; // this runner's own transaction moved it there
       } catch (error) {
+        next = undefined;
         if (!isCancelled(error) || ++conflicts > MAX_CONFLICTS) throw error;
         await pause(conflicts);
       }

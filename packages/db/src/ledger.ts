@@ -92,7 +92,7 @@ export class DynamoCreditsLedger implements CreditsLedger {
       if (failedCondition(error)) throw new ApiError('conflict', `Search ${searchId} is not running.`);
       throw error;
     }
-    await this.companies.finish(accountId, searchId).catch(() => undefined);
+    await this.companies.finish(accountId, searchId, { domain: result.domain, at: result.completedAt, competitors: result.competitors }).catch(() => undefined);
   }
 
   async refundSearch(accountId: string, searchId: string, failure: { error: string; completedAt: string; elapsedSeconds: number }): Promise<boolean> {

@@ -1,6 +1,7 @@
 // local runtime: the HTTP front. It does what API Gateway does for the REST API: match the route, run the REQUEST
-// authorizer on X-API-Key (401 when the header is missing or the key is denied; no cache, so a revoked key stops at
-// once), pass the authorizer's context on, build the Lambda proxy event and invoke the same handler code Lambda runs.
+// authorizer on X-API-Key (401 when the header is missing or the key is denied), keep its answer per key for the
+// stage's authorizer cache TTL (infra/routes.ts; so a revoked key stops within that time, as in AWS), pass the
+// authorizer's context on, build the Lambda proxy event and invoke the same handler code Lambda runs.
 // Every path outside /api is the dashboard's (static.ts), as CloudFront sends only /api/* to API Gateway.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -26,6 +27,52 @@ export interface FrontOptions {
   log?: (line: string) => void;
   /** Serve the built dashboard at every path outside /api (as CloudFront does in AWS); API only when absent. */
   dashboard?: StaticSiteOptions;
+  /**
+   * Seconds the authorizer's answer for a key is kept and reused without asking it again, as API Gateway's authorizer
+   * result cache does (the API stack sets AUTHORIZER.cacheTtlSeconds); 0 asks the authorizer on every request.
+   */
+  authorizerCacheTtlSeconds?: number;
+}
+
+/** Answers kept at most; the oldest goes first (API Gateway bounds its cache too). */
+const AUTHORIZER_CACHE_MAX = 10_000;
+
+/**
+ * API Gateway's REQUEST authorizer cache: the policy the authorizer returned for an identity source (the X-API-Key
+ * header's value), reused until its TTL ends. Only answers are kept: an authorizer that throws (Unauthorized, or an
+ * error such as a rate-limited key lookup) is asked again next time.
+ */
+export class AuthorizerCache {
+  private readonly entries = new Map<string, { decision: APIGatewayAuthorizerResult; expiresAt: number }>();
+
+  constructor(private readonly ttlMs: number, private readonly max = AUTHORIZER_CACHE_MAX) {}
+
+  get(identity: string): APIGatewayAuthorizerResult | undefined {
+    const entry = this.entries.get(identity);
+    if (!entry) return undefined;
+    if (Date.now() < entry.expiresAt) return entry.decision;
+    this.entries.delete(identity);
+    return undefined;
+  }
+
+  set(identity: string, decision: APIGatewayAuthorizerResult): void {
+    if (this.ttlMs <= 0) return;
+    this.entries.delete(identity);
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(identity, { decision, expiresAt: Date.now() + this.ttlMs });
+  }
+}
+
+const resourcePattern = (resource: string) => new RegExp(`^${resource.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+
+/** Whether the policy lets this method ARN through, as API Gateway evaluates it: an explicit Deny wins, then an Allow. */
+export function policyAllows(decision: APIGatewayAuthorizerResult, methodArn: string): boolean {
+  const matching = decision.policyDocument.Statement.filter((s) => {
+    if (!('Resource' in s)) return false;
+    const resources = Array.isArray(s.Resource) ? s.Resource : [s.Resource];
+    return resources.some((r) => resourcePattern(String(r)).test(methodArn));
+  });
+  return !matching.some((s) => s.Effect === 'Deny') && matching.some((s) => s.Effect === 'Allow');
 }
 
 interface CompiledRoute {
@@ -111,6 +158,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
 export function createFront(options: FrontOptions): Server {
   const routes = (options.routes ?? ROUTES).map(compile);
   const stage = options.stage ?? 'local';
+  const authorizerCache = new AuthorizerCache((options.authorizerCacheTtlSeconds ?? AUTHORIZER.cacheTtlSeconds) * 1000);
   const site = options.dashboard ? createStaticSite(options.dashboard) : null;
   const handlers = new Map<string, Promise<unknown>>();
   const load = <T>(entry: string) => {
@@ -132,6 +180,35 @@ export function createFront(options: FrontOptions): Server {
       headers: { 'content-type': 'application/json', ...API_RESPONSE_HEADERS, ...extra.headers },
       body: JSON.stringify({ error: { code, message, requestId, ...extra.body } }),
     });
+
+  /** The authorizer's answer for this key: kept from before, or asked now (and kept). Null when it threw: the gateway has answered. */
+  const authorizeRequest = async (key: string, res: ServerResponse, requestId: string, event: APIGatewayRequestAuthorizerEvent) => {
+    const cached = authorizerCache.get(key);
+    if (cached) return cached;
+    try {
+      const authorize = await load<AuthorizerHandler>(AUTHORIZER.entry);
+      const decision = await authorize(event);
+      authorizerCache.set(key, decision);
+      return decision;
+    } catch (error) {
+      if ((error as Error).message === 'Unauthorized') {
+        gatewayError(res, requestId, 401, 'missing_api_key', GATEWAY_MESSAGES.missing_api_key);
+        return null;
+      }
+      // As the API stack's gateway response for authorizer errors: the key lookups of this IP are over the limit.
+      if ((error as Error).message === AUTHORIZER_RATE_LIMITED) {
+        const wait = GATEWAY_RETRY_AFTER_SECONDS;
+        gatewayError(res, requestId, 429, 'rate_limited', GATEWAY_MESSAGES.rate_limited, {
+          headers: { 'retry-after': String(wait), 'ratelimit-remaining': '0', 'ratelimit-reset': String(wait) },
+          body: { retryAfterSeconds: wait },
+        });
+        return null;
+      }
+      options.log?.(`authorizer failed: ${(error as Error).stack}`);
+      gatewayError(res, requestId, 500, 'internal_error', 'Something went wrong on our side.');
+      return null;
+    }
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const requestId = randomUUID();
@@ -172,38 +249,22 @@ export function createFront(options: FrontOptions): Server {
     if (spec.auth) {
       const key = Object.entries(headers).find(([k]) => k.toLowerCase() === AUTHORIZER.header.toLowerCase())?.[1];
       if (!key) return gatewayError(res, requestId, 401, 'missing_api_key', GATEWAY_MESSAGES.missing_api_key);
-      let decision: APIGatewayAuthorizerResult;
-      try {
-        const authorize = await load<AuthorizerHandler>(AUTHORIZER.entry);
-        decision = await authorize({
-          type: 'REQUEST',
-          methodArn,
-          resource: spec.path,
-          path: url.pathname,
-          httpMethod: method,
-          headers,
-          multiValueHeaders,
-          queryStringParameters: query,
-          multiValueQueryStringParameters: multiQuery,
-          pathParameters,
-          stageVariables: null,
-          requestContext: { requestId, stage, httpMethod: method, path: url.pathname, resourcePath: spec.path, identity: { sourceIp } } as never,
-        });
-      } catch (error) {
-        if ((error as Error).message === 'Unauthorized') return gatewayError(res, requestId, 401, 'missing_api_key', GATEWAY_MESSAGES.missing_api_key);
-        // As the API stack's gateway response for authorizer errors: the key lookups of this IP are over the limit.
-        if ((error as Error).message === AUTHORIZER_RATE_LIMITED) {
-          const wait = GATEWAY_RETRY_AFTER_SECONDS;
-          return gatewayError(res, requestId, 429, 'rate_limited', GATEWAY_MESSAGES.rate_limited, {
-            headers: { 'retry-after': String(wait), 'ratelimit-remaining': '0', 'ratelimit-reset': String(wait) },
-            body: { retryAfterSeconds: wait },
-          });
-        }
-        options.log?.(`authorizer failed: ${(error as Error).stack}`);
-        return gatewayError(res, requestId, 500, 'internal_error', 'Something went wrong on our side.');
-      }
-      const allowed = decision.policyDocument.Statement.some((s) => 'Effect' in s && s.Effect === 'Allow');
-      if (!allowed) return gatewayError(res, requestId, 401, 'invalid_api_key', GATEWAY_MESSAGES.invalid_api_key);
+      const decision = await authorizeRequest(key, res, requestId, {
+        type: 'REQUEST',
+        methodArn,
+        resource: spec.path,
+        path: url.pathname,
+        httpMethod: method,
+        headers,
+        multiValueHeaders,
+        queryStringParameters: query,
+        multiValueQueryStringParameters: multiQuery,
+        pathParameters,
+        stageVariables: null,
+        requestContext: { requestId, stage, httpMethod: method, path: url.pathname, resourcePath: spec.path, identity: { sourceIp } } as never,
+      });
+      if (!decision) return;
+      if (!policyAllows(decision, methodArn)) return gatewayError(res, requestId, 401, 'invalid_api_key', GATEWAY_MESSAGES.invalid_api_key);
       authorizerContext = { ...decision.context, principalId: decision.principalId };
     }
 

@@ -40,6 +40,8 @@ export interface LocalOptions {
   onFatal?: (error: Error) => void;
   /** Seconds between runs of the scheduled functions (the sweeper); default 60. */
   scheduleEverySeconds?: number;
+  /** Seconds the front keeps the authorizer's answer for a key; default the API stack's (AUTHORIZER.cacheTtlSeconds), 0 for none. */
+  authorizerCacheTtlSeconds?: number;
 }
 
 export interface LocalService {
@@ -116,7 +118,12 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       }
     }
 
-    const server = createFront({ projectRoot: PROJECT_ROOT, log, dashboard: { root: join(PROJECT_ROOT, DASHBOARD_DIST), connectSources: [endpoints.s3] } });
+    const server = createFront({
+      projectRoot: PROJECT_ROOT,
+      log,
+      dashboard: { root: join(PROJECT_ROOT, DASHBOARD_DIST), connectSources: [endpoints.s3] },
+      ...(options.authorizerCacheTtlSeconds === undefined ? {} : { authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds }),
+    });
     cleanups.push(() => closeServer(server));
     const workers = startLocalWorkers({
       projectRoot: PROJECT_ROOT,
