@@ -2,12 +2,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoredSearch } from '@rivals/contracts';
 import { startLocal, type LocalService } from '../../packages/local/src/runtime.js';
+import { raiseRateLimits } from '../../packages/local/src/services.js';
 import { engineReturning } from '../fakes.js';
 import { servicesOn } from '../setup/table.js';
 
 let service: LocalService;
 const DEV_KEY = `sk-live-${'e2e'.repeat(11)}`;
 beforeAll(async () => {
+  // Many calls in a row from one key: the per-key limits are tested in test/integration/rate-limits.test.ts.
+  raiseRateLimits();
   service = await startLocal({ port: 0, devCredits: 20, devApiKey: DEV_KEY, keyFile: null });
 }, 120_000);
 afterAll(() => service?.stop());

@@ -31,7 +31,9 @@ beforeAll(async () => {
       original(...args);
     };
   }
-  service = await startLocal({ port: 0, devCredits: 20, keyFile: null, log: (line) => void captured.push(line) });
+  // No authorizer cache: every call runs the authorizer (its logs are captured too), and the revoked key is refused at
+  // once rather than after the cache's minute.
+  service = await startLocal({ port: 0, devCredits: 20, keyFile: null, authorizerCacheTtlSeconds: 0, log: (line) => void captured.push(line) });
 }, 120_000);
 afterAll(async () => {
   process.stdout.write = writes.out;
