@@ -13,6 +13,9 @@ import { startLocal } from '@rivals/local';
 import { writeResult } from './bench-results.js';
 import { updateReadme } from './bench-readme.js';
 
+/** `--only Search`: measure just these functions (what `npm run bench` shows); the results file is left as it is. */
+const only = process.argv.includes('--only') ? new Set(process.argv.slice(process.argv.indexOf('--only') + 1)) : null;
+
 type Fn = { Type: string; Properties: { Code: { S3Key?: string }; Environment?: { Variables?: Record<string, string> } } };
 
 const outdir = mkdtempSync(join(tmpdir(), 'rivals-cold-'));
@@ -51,6 +54,7 @@ console.log(JSON.stringify({ init, first, heap: memory.heapUsed, rss: memory.rss
   for (const [logicalId, fn] of Object.entries(template.Resources)) {
     if (fn.Type !== 'AWS::Lambda::Function' || !fn.Properties.Code.S3Key) continue;
     const kind = logicalId.replace(/Function[0-9A-F]{8}$/, '').replace(/[0-9A-F]{8}$/, '');
+    if (only && !only.has(kind)) continue;
     const dir = join(outdir, `asset.${fn.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
     // The Lambda runtime provides the AWS SDK; here it comes from the project's node_modules.
     // Routes that share a handler file share one asset: linked once.
@@ -86,8 +90,10 @@ console.log(JSON.stringify({ init, first, heap: memory.heapUsed, rss: memory.rss
   console.log('\n| function | bundle (with its data) | import (init) | first request | heap after init | RSS after init |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows.sort((a, b) => a[0]!.localeCompare(b[0]!))) console.log(`| ${r.join(' | ')} |`);
-  writeResult('cold', { functions: figures.sort((a, b) => a.function.localeCompare(b.function)) });
-  console.error(`README: ${updateReadme()}`);
+  if (!only) {
+    writeResult('cold', { functions: figures.sort((a, b) => a.function.localeCompare(b.function)) });
+    console.error(`README: ${updateReadme()}`);
+  }
   console.log(`\nNode ${process.versions.node} on this machine (Lambda runs Node 22 on ARM64; figures there differ). The search's first request includes its DynamoDB calls to DynamoDB Local.`);
 } finally {
   await local.stop();

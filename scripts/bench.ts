@@ -1,10 +1,11 @@
 // `npm run bench`: engine compute time per search over every knowledge-base domain (p50, p99, max), index load time
-// and memory, and the local API's latency over HTTP. Figures to read, not a pass/fail test; written to
-// bench/results/engine.json for the README's performance table (scripts/bench-readme.ts).
+// and memory, the local API's latency over HTTP, and the search function's cold start. Figures to read, not a
+// pass/fail test; written to bench/results/engine.json for the README's performance table (scripts/bench-readme.ts).
 import { performance } from 'node:perf_hooks';
 import { KnowledgeBaseEngine } from '@rivals/engine';
 import { knowledgeBasePath, loadKnowledgeBase } from '@rivals/kb';
 import { raiseRateLimits, startLocal } from '@rivals/local';
+import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { quantile, writeResult } from './bench-results.js';
 import { updateReadme } from './bench-readme.js';
@@ -73,3 +74,8 @@ try {
 } finally {
   await service.stop();
 }
+
+// The search Lambda's cold start (import with the knowledge base loaded during init, then the first search), measured
+// on its deployment bundle in a fresh process as a new container would: the figure the index's load time matters for.
+console.log('\nsearch function cold start (bundled as cdk deploy does)');
+spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench-cold.ts', '--only', 'Search'], { stdio: 'inherit' });

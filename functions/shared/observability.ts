@@ -4,6 +4,9 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { correlationPaths, search } from '@aws-lambda-powertools/logger/correlationId';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { Tracer } from '@aws-lambda-powertools/tracer';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 
 export const logger = new Logger({
   serviceName: 'rivals',
@@ -18,3 +21,10 @@ export const metrics = new Metrics({ namespace: 'Rivals', serviceName: 'rivals' 
 
 /** X-Ray tracing of every function and of its AWS SDK calls; a no-op outside Lambda. */
 export const tracer = new Tracer({ serviceName: 'rivals' });
+
+/**
+ * A queue, bucket or schedule worker's handler with its own X-Ray segment per invocation, as the HTTP chain has
+ * (functions/shared/http.ts); the AWS SDK calls it makes are traced under it. A no-op outside Lambda.
+ */
+export const traced = <Event, Result>(handler: (event: Event, context: Context) => Promise<Result>) =>
+  middy<Event, Result>().use(captureLambdaHandler(tracer, { captureResponse: false })).handler(handler);

@@ -5,7 +5,7 @@ import type { DomainMessage } from '@rivals/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { limited } from '../shared/limit.js';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { logger, metrics } from '../shared/observability.js';
+import { logger, metrics, traced } from '../shared/observability.js';
 import { bulkWorker } from '../shared/research.js';
 
 const processor = new BatchProcessor(EventType.SQS);
@@ -19,5 +19,6 @@ const processRecord = limited(concurrency, async (record: SQSRecord) => {
   metrics.singleMetric().addMetric('BulkDomains', MetricUnit.Count, 1);
 });
 
-export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
-  processPartialResponse(event, processRecord, processor, { context, processInParallel: true });
+export const handler = traced(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
+  processPartialResponse(event, processRecord, processor, { context, processInParallel: true }),
+);

@@ -4,9 +4,9 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { bulkSweeper } from '../shared/bulk.js';
 import { services } from '../shared/container.js';
-import { logger, metrics } from '../shared/observability.js';
+import { logger, metrics, traced } from '../shared/observability.js';
 
-export const handler = async () => {
+export const handler = traced(async () => {
   const report = await services().sweeper.sweep();
   const bulk = await bulkSweeper().sweep();
   metrics.addMetric('SweeperBulkRefunds', MetricUnit.Count, bulk.refunded);
@@ -16,4 +16,4 @@ export const handler = async () => {
   metrics.publishStoredMetrics();
   if (report.overdue > 0) logger.warn('sweeper refunded searches whose process died', { ...report });
   return { ...report, bulk };
-};
+});

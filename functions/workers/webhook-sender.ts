@@ -2,6 +2,7 @@
 // (exponential backoff, 24 hours) itself, so the message is done either way; only an unexpected error retries it.
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { WebhookMessage } from '@rivals/core';
+import { traced } from '../shared/observability.js';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { webhookService } from '../shared/bulk.js';
 
@@ -9,5 +10,6 @@ const processor = new BatchProcessor(EventType.SQS);
 
 const processRecord = async (record: SQSRecord) => (await webhookService()).deliver(JSON.parse(record.body) as WebhookMessage);
 
-export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
-  processPartialResponse(event, processRecord, processor, { context, processInParallel: true });
+export const handler = traced(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
+  processPartialResponse(event, processRecord, processor, { context, processInParallel: true }),
+);

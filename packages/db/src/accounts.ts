@@ -1,7 +1,7 @@
 // db adapter (secondary): accounts. Opening credits and grants are ledger entries written with the balance change.
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, type Account, type AccountStore } from '@rivals/core';
-import type { TableRef } from './client.js';
+import { transact, type TableRef } from './client.js';
 import { CONDITIONS, failedCondition } from './conditions.js';
 import { keys, withoutKeys } from './keys.js';
 import type { DynamoCreditsLedger } from './ledger.js';
@@ -10,16 +10,14 @@ export class DynamoAccountStore implements AccountStore {
   constructor(private readonly table: TableRef, private readonly ledger: DynamoCreditsLedger) {}
 
   async create(account: Account): Promise<void> {
-    const { client, tableName } = this.table;
+    const { tableName } = this.table;
     try {
-      await client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: tableName, Item: { ...keys.account(account.id), ...account, activeKeys: 0, updatedAt: account.createdAt }, ConditionExpression: CONDITIONS.isNew } },
-            this.ledger.entry(account.id, account.credits, 'opening credits', null, account.createdAt),
-          ],
-        }),
-      );
+      await transact(this.table, {
+        TransactItems: [
+          { Put: { TableName: tableName, Item: { ...keys.account(account.id), ...account, activeKeys: 0, updatedAt: account.createdAt }, ConditionExpression: CONDITIONS.isNew } },
+          this.ledger.entry(account.id, account.credits, 'opening credits', null, account.createdAt),
+        ],
+      });
     } catch (error) {
       if (failedCondition(error)?.index === 0) throw new ApiError('conflict', `Account ${account.id} exists.`);
       throw error;
@@ -36,22 +34,20 @@ export class DynamoAccountStore implements AccountStore {
   async grant(accountId: string, credits: number, reason: string): Promise<number> {
     const now = new Date().toISOString();
     try {
-      await this.table.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.table.tableName,
-                Key: keys.account(accountId),
-                UpdateExpression: 'SET credits = credits + :n, updatedAt = :now',
-                ConditionExpression: CONDITIONS.exists,
-                ExpressionAttributeValues: { ':n': credits, ':now': now },
-              },
+      await transact(this.table, {
+        TransactItems: [
+          {
+            Update: {
+              TableName: this.table.tableName,
+              Key: keys.account(accountId),
+              UpdateExpression: 'SET credits = credits + :n, updatedAt = :now',
+              ConditionExpression: CONDITIONS.exists,
+              ExpressionAttributeValues: { ':n': credits, ':now': now },
             },
-            this.ledger.entry(accountId, credits, reason, null, now),
-          ],
-        }),
-      );
+          },
+          this.ledger.entry(accountId, credits, reason, null, now),
+        ],
+      });
     } catch (error) {
       if (failedCondition(error)?.index === 0) throw new ApiError('not_found', 'No such account.');
       throw error;

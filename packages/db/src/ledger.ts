@@ -2,9 +2,9 @@
 // transaction that also writes a ledger entry, and the search's own state guards its refund (applied at most once).
 // A settle also marks the search for counting in the account's company rows (companies.ts), in its own transaction;
 // the counting itself happens later, off the search's path (the aggregate worker, or the next read's catch-up).
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, insufficientCredits, type CreditsLedger, type IdGenerator, type Reservation, type SearchRecord, type SettledSearch } from '@rivals/core';
-import type { TableRef } from './client.js';
+import { transact, type TableRef } from './client.js';
 import { CONDITIONS, failedCondition } from './conditions.js';
 import { keys } from './keys.js';
 
@@ -14,33 +14,31 @@ export class DynamoCreditsLedger implements CreditsLedger {
   constructor(private readonly table: TableRef, private readonly ids: IdGenerator) {}
 
   async reserveSearch(search: Omit<SearchRecord, 'status'> & { sweepAfter: string }): Promise<Reservation> {
-    const { client, tableName } = this.table;
+    const { tableName } = this.table;
     try {
-      await client.send(
-        new TransactWriteCommand({
-          ClientRequestToken: search.id.slice(-36),
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.account(search.accountId),
-                UpdateExpression: 'SET credits = credits - :cost, updatedAt = :now',
-                ConditionExpression: CONDITIONS.hasCredits,
-                ExpressionAttributeValues: { ':cost': SEARCH_COST, ':now': search.createdAt },
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
+      await transact(this.table, {
+        ClientRequestToken: search.id.slice(-36),
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.account(search.accountId),
+              UpdateExpression: 'SET credits = credits - :cost, updatedAt = :now',
+              ConditionExpression: CONDITIONS.hasCredits,
+              ExpressionAttributeValues: { ':cost': SEARCH_COST, ':now': search.createdAt },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             },
-            {
-              Put: {
-                TableName: tableName,
-                Item: { ...keys.search(search.accountId, search.id), ...keys.runningSearch(search.id, search.sweepAfter), ...search, status: 'running' },
-                ConditionExpression: CONDITIONS.isNew,
-              },
+          },
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...keys.search(search.accountId, search.id), ...keys.runningSearch(search.id, search.sweepAfter), ...search, status: 'running' },
+              ConditionExpression: CONDITIONS.isNew,
             },
-            this.entry(search.accountId, -SEARCH_COST, 'search', search.id, search.createdAt),
-          ],
-        }),
-      );
+          },
+          this.entry(search.accountId, -SEARCH_COST, 'search', search.id, search.createdAt),
+        ],
+      });
     } catch (error) {
       const failed = failedCondition(error);
       if (failed?.index === 0) throw insufficientCredits(Number(failed.item?.credits ?? 0), SEARCH_COST);
@@ -56,34 +54,32 @@ export class DynamoCreditsLedger implements CreditsLedger {
    * pending item lets the next GET /api/my-companies finish it if that message never arrives.
    */
   async settleSearch(accountId: string, searchId: string, result: SettledSearch): Promise<void> {
-    const { client, tableName } = this.table;
+    const { tableName } = this.table;
     try {
-      await client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.search(accountId, searchId),
-                UpdateExpression:
-                  'SET #status = :succeeded, completedAt = :completedAt, elapsedSeconds = :elapsed, competitors = :competitors, totalCompetitors = :total, likelyCompetitors = :likely REMOVE gsi1pk, gsi1sk',
-                ConditionExpression: CONDITIONS.isRunning,
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: {
-                  ':running': 'running',
-                  ':succeeded': 'succeeded',
-                  ':completedAt': result.completedAt,
-                  ':elapsed': result.elapsedSeconds,
-                  ':competitors': result.competitors,
-                  ':total': result.totalCompetitors,
-                  ':likely': result.likelyCompetitors,
-                },
+      await transact(this.table, {
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.search(accountId, searchId),
+              UpdateExpression:
+                'SET #status = :succeeded, completedAt = :completedAt, elapsedSeconds = :elapsed, competitors = :competitors, totalCompetitors = :total, likelyCompetitors = :likely REMOVE gsi1pk, gsi1sk',
+              ConditionExpression: CONDITIONS.isRunning,
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: {
+                ':running': 'running',
+                ':succeeded': 'succeeded',
+                ':completedAt': result.completedAt,
+                ':elapsed': result.elapsedSeconds,
+                ':competitors': result.competitors,
+                ':total': result.totalCompetitors,
+                ':likely': result.likelyCompetitors,
               },
             },
-            { Put: { TableName: tableName, Item: { ...keys.aggregationPending(accountId, searchId), nextChunk: 0, createdAt: result.completedAt }, ConditionExpression: CONDITIONS.isNew } },
-          ],
-        }),
-      );
+          },
+          { Put: { TableName: tableName, Item: { ...keys.aggregationPending(accountId, searchId), nextChunk: 0, createdAt: result.completedAt }, ConditionExpression: CONDITIONS.isNew } },
+        ],
+      });
     } catch (error) {
       if (failedCondition(error)) throw new ApiError('conflict', `Search ${searchId} is not running.`);
       throw error;
@@ -91,42 +87,40 @@ export class DynamoCreditsLedger implements CreditsLedger {
   }
 
   async refundSearch(accountId: string, searchId: string, failure: { error: string; completedAt: string; elapsedSeconds: number }): Promise<boolean> {
-    const { client, tableName } = this.table;
+    const { tableName } = this.table;
     try {
-      await client.send(
-        new TransactWriteCommand({
-          ClientRequestToken: `r${searchId.slice(-35)}`,
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.search(accountId, searchId),
-                UpdateExpression: 'SET #status = :failed, #error = :error, completedAt = :completedAt, elapsedSeconds = :elapsed, refunded = :true REMOVE gsi1pk, gsi1sk',
-                ConditionExpression: CONDITIONS.isRunning,
-                ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-                ExpressionAttributeValues: {
-                  ':running': 'running',
-                  ':failed': 'failed',
-                  ':error': failure.error,
-                  ':completedAt': failure.completedAt,
-                  ':elapsed': failure.elapsedSeconds,
-                  ':true': true,
-                },
+      await transact(this.table, {
+        ClientRequestToken: `r${searchId.slice(-35)}`,
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.search(accountId, searchId),
+              UpdateExpression: 'SET #status = :failed, #error = :error, completedAt = :completedAt, elapsedSeconds = :elapsed, refunded = :true REMOVE gsi1pk, gsi1sk',
+              ConditionExpression: CONDITIONS.isRunning,
+              ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+              ExpressionAttributeValues: {
+                ':running': 'running',
+                ':failed': 'failed',
+                ':error': failure.error,
+                ':completedAt': failure.completedAt,
+                ':elapsed': failure.elapsedSeconds,
+                ':true': true,
               },
             },
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.account(accountId),
-                UpdateExpression: 'SET credits = credits + :cost, updatedAt = :now',
-                ConditionExpression: CONDITIONS.exists,
-                ExpressionAttributeValues: { ':cost': SEARCH_COST, ':now': failure.completedAt },
-              },
+          },
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.account(accountId),
+              UpdateExpression: 'SET credits = credits + :cost, updatedAt = :now',
+              ConditionExpression: CONDITIONS.exists,
+              ExpressionAttributeValues: { ':cost': SEARCH_COST, ':now': failure.completedAt },
             },
-            this.entry(accountId, SEARCH_COST, 'refund', searchId, failure.completedAt),
-          ],
-        }),
-      );
+          },
+          this.entry(accountId, SEARCH_COST, 'refund', searchId, failure.completedAt),
+        ],
+      });
       return true;
     } catch (error) {
       // The search was no longer running, or this search's refund token was already spent: refunded before.

@@ -144,6 +144,16 @@ function decodeParams(values: string[]): string[] | null {
   }
 }
 
+/**
+ * Name/value pairs as the proxy event carries them: the last value of each name, and every value. Built with
+ * Object.fromEntries, so that a name such as `__proto__` or `constructor` is a property like any other.
+ */
+function collect(pairs: Iterable<[string, string]>): [Record<string, string>, Record<string, string[]>] {
+  const all = new Map<string, string[]>();
+  for (const [name, value] of pairs) all.set(name, [...(all.get(name) ?? []), value]);
+  return [Object.fromEntries([...all].map(([name, values]) => [name, values.at(-1)!])), Object.fromEntries(all)];
+}
+
 async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -227,20 +237,10 @@ export function createFront(options: FrontOptions): Server {
     const body = await readBody(req);
     if (body === 'too-large') return gatewayError(res, requestId, 413, 'payload_too_large', 'The request body is too large.');
 
-    const headers: Record<string, string> = {};
-    const multiValueHeaders: Record<string, string[]> = {};
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      const name = req.rawHeaders[i]!;
-      const value = req.rawHeaders[i + 1]!;
-      headers[name] = value;
-      (multiValueHeaders[name] ??= []).push(value);
-    }
-    const query: Record<string, string> = {};
-    const multiQuery: Record<string, string[]> = {};
-    for (const [k, v] of url.query) {
-      query[k] = v;
-      (multiQuery[k] ??= []).push(v);
-    }
+    const rawHeaders: [string, string][] = [];
+    for (let i = 0; i < req.rawHeaders.length; i += 2) rawHeaders.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
+    const [headers, multiValueHeaders] = collect(rawHeaders);
+    const [query, multiQuery] = collect(url.query);
     const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
     const pathParameters = Object.fromEntries(match.route.params.map((p, i) => [p, values[i]!]));
     const methodArn = `arn:aws:execute-api:us-east-1:000000000000:local/${stage}/${method}${url.pathname}`;

@@ -49,4 +49,12 @@ describe('bulk-domain worker handler', () => {
     expect(processed.sort()).toEqual([1, 2, 4, 5, 6]);
     expect(peak).toBe(2);
   });
+
+  it('runs under the tracer, as the HTTP chain does (a segment per invocation in Lambda)', async () => {
+    const { tracer } = await import('../../../functions/shared/observability.js');
+    const asked = vi.spyOn(tracer, 'isTracingEnabled');
+    const { handler } = await import('../../../functions/workers/bulk-domain.js');
+    await handler(event(1), {} as Context);
+    expect(asked).toHaveBeenCalled();
+  });
 });
