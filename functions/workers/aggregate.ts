@@ -4,6 +4,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { AggregationMessage } from '@rivals/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { services } from '../shared/container.js';
+import { traced } from '../shared/observability.js';
 
 const processor = new BatchProcessor(EventType.SQS);
 
@@ -12,5 +13,6 @@ const processRecord = async (record: SQSRecord) => {
   await services().companies.finish(accountId, searchId);
 };
 
-export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
-  processPartialResponse(event, processRecord, processor, { context, processInParallel: true });
+export const handler = traced(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
+  processPartialResponse(event, processRecord, processor, { context, processInParallel: true }),
+);
