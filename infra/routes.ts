@@ -66,6 +66,8 @@ export const WORKERS = {
   bulkDomain: { id: 'BulkDomainWorker', entry: 'functions/workers/bulk-domain.ts', timeoutSeconds: 90, batchSize: 10, maxConcurrency: 10, memoryMb: 1024 },
   uploadLanded: { id: 'UploadLandedWorker', entry: 'functions/workers/upload-landed.ts', timeoutSeconds: 300, memoryMb: 1024 },
   webhookSender: { id: 'WebhookSenderWorker', entry: 'functions/workers/webhook-sender.ts', timeoutSeconds: 30, batchSize: 10, maxConcurrency: 5 },
+  /** One message per settled search: counts it in the account's my-companies rows (off the search's path). */
+  aggregate: { id: 'AggregateWorker', entry: 'functions/workers/aggregate.ts', timeoutSeconds: 30, batchSize: 10, maxConcurrency: 5 },
 } as const;
 export const UPLOADS_PREFIX = 'uploads/';
 /**
@@ -99,6 +101,7 @@ export const ENV = {
   uploadsBucket: 'UPLOADS_BUCKET',
   bulkQueue: 'BULK_QUEUE_URL',
   webhookQueue: 'WEBHOOK_QUEUE_URL',
+  aggregateQueue: 'AGGREGATE_QUEUE_URL',
   bulkMaxDomains: 'BULK_MAX_DOMAINS',
   table: 'TABLE_NAME',
   kbIndex: 'KB_INDEX_PATH',

@@ -24,8 +24,8 @@ export function buildStage(app: App, stageName?: string): Stage {
   const api = new ApiStack(app, `${prefix}-Api`, {
     env,
     table: stateful.table,
-    bulk: { uploads: stateful.uploads, bulkQueue: stateful.bulkQueue, webhookQueue: stateful.webhookQueue },
-    deadLetterQueues: [stateful.bulkDeadLetterQueue],
+    bulk: { uploads: stateful.uploads, bulkQueue: stateful.bulkQueue, webhookQueue: stateful.webhookQueue, aggregateQueue: stateful.aggregateQueue },
+    deadLetterQueues: [stateful.bulkDeadLetterQueue, stateful.aggregateDeadLetterQueue],
     config,
     version: process.env.npm_package_version ?? '0.1.0',
   });

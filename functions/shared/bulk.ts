@@ -1,12 +1,13 @@
 // composition root: bulk research wired lazily. The HTTP side (BulkService, WebhookService) never loads the research
 // engine; the domain worker (bulkWorker) does, through research.ts.
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { S3UploadStore, s3Client, SqsDomainQueue, SqsWebhookQueue } from '@rivals/aws';
+import { S3UploadStore, s3Client, SqsAggregationQueue, SqsDomainQueue, SqsWebhookQueue } from '@rivals/aws';
 import { BULK_MAX_UPLOAD_BYTES } from '@rivals/contracts';
 import { BulkService, BulkSweeper, systemClock, WebhookService, type WebhookTransport } from '@rivals/core';
 import { DynamoBulkJobStore, DynamoSearchStore, DynamoWebhookSecretStore } from '@rivals/db';
 import { config } from './config.js';
 import { lazy, services } from './container.js';
+import { logger } from './observability.js';
 
 /** Presigned upload URLs live this long. */
 export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
@@ -16,6 +17,15 @@ export const bulkJobs = lazy(() => new DynamoBulkJobStore(services().table, serv
 export const webhookSecrets = lazy(() => new DynamoWebhookSecretStore(services().table));
 export const webhookQueue = lazy(() => new SqsWebhookQueue(sqs(), config.webhookQueueUrl));
 export const searchStore = lazy(() => new DynamoSearchStore(services().table));
+
+/**
+ * Where a settled search (an API search or a bulk domain) is sent to be counted in my-companies. Best effort: a failed
+ * send is logged, and the search's pending item makes the next GET /api/my-companies count it.
+ */
+export const aggregation = lazy(() => ({
+  ...(config.aggregateQueueUrl ? { aggregation: new SqsAggregationQueue(sqs(), config.aggregateQueueUrl) } : {}),
+  onAggregationError: (searchId: string, error: unknown) => logger.warn('aggregate message not sent; the next my-companies read counts the search', { searchId, error: error as Error }),
+}));
 
 export const bulkService = lazy(
   () =>

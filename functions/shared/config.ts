@@ -30,6 +30,10 @@ export const config = {
   get webhookQueueUrl(): string {
     return process.env.WEBHOOK_QUEUE_URL ?? '';
   },
+  /** The aggregate queue; unset, a settled search is counted by the next GET /api/my-companies instead. */
+  get aggregateQueueUrl(): string {
+    return process.env.AGGREGATE_QUEUE_URL ?? '';
+  },
   /** Most unique domains a bulk job may hold. */
   get bulkMaxDomains(): number {
     return intFromEnv('BULK_MAX_DOMAINS', 10_000);

@@ -30,13 +30,15 @@ const table = lazy((): TableRef => ({ client: createDocumentClient(dynamo()), ta
 const ids = lazy(ulidIds);
 const ledger = lazy(() => new DynamoCreditsLedger(table(), ids()));
 const searches = lazy(() => new DynamoSearchStore(table()));
+const companies = lazy(() => new DynamoCompanyStore(table()));
 
 const registry = {
   table,
   ids,
   ledger,
   searchQueries: lazy(() => new SearchQueries(searches())),
-  myCompanies: lazy(() => new MyCompanies(new DynamoCompanyStore(table()))),
+  companies,
+  myCompanies: lazy(() => new MyCompanies(companies())),
   shareService: lazy(() => new ShareService({ searches: searches(), shares: new DynamoShareStore(table()), clock: systemClock, publicBaseUrl: config.publicBaseUrl })),
   watchlist: lazy(() => new WatchlistService({ saved: new DynamoSavedCompanyStore(table()), searches: searches(), clock: systemClock })),
   rateLimiter: lazy(() => new DynamoRateLimiter(table(), systemClock)),

@@ -6,7 +6,7 @@ import { DynamoProfileCache } from '@rivals/db';
 import { createEngine } from '@rivals/engine';
 import { providersFromEnv } from '@rivals/providers';
 import { config } from './config.js';
-import { bulkJobs, searchStore, webhookQueue } from './bulk.js';
+import { aggregation, bulkJobs, searchStore, webhookQueue } from './bulk.js';
 import { lazy, services } from './container.js';
 import { providerEnvironment } from './provider-secrets.js';
 
@@ -23,7 +23,7 @@ const engine = lazy(() =>
 );
 
 export const searchService = lazy(
-  () => new SearchService({ ledger: services().ledger, engine: engine(), clock: systemClock, ids: services().ids, deadlineMs: config.researchDeadlineMs }),
+  () => new SearchService({ ledger: services().ledger, engine: engine(), clock: systemClock, ids: services().ids, deadlineMs: config.researchDeadlineMs, ...aggregation() }),
 );
 
 /** The bulk domain worker: the same engine as the synchronous search, charged from its job's reservation. */
@@ -40,6 +40,7 @@ export const bulkWorker = lazy(
       deadlineMs: config.researchDeadlineMs,
       // Longer than the worker's Lambda timeout, so that a live attempt is never taken over.
       takeoverAfterMs: 120_000,
+      ...aggregation(),
     }),
 );
 

@@ -18,7 +18,7 @@ import { WebFront } from '../constructs/web-front.js';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
 import { DASHBOARD_DIST } from '../web.js';
-import { BulkWorkers, grantBulk, type BulkResources } from './bulk-workers.js';
+import { BulkWorkers, grantAggregate, grantBulk, type BulkResources } from './bulk-workers.js';
 
 export interface ApiStackProps extends StackProps {
   table: ITable;
@@ -173,6 +173,8 @@ export class ApiStack extends Stack {
         // Every route takes rate-limit tokens before any work, keyless ones included.
         .grantItemUpdates(props.table, [RATE_LIMIT_PARTITION]);
       if (route.path.startsWith('/api/bulk/') || route.id === 'WebhookSecret') grantBulk(fn, { table: props.table, ...props.bulk }, { uploads: route.id === 'BulkUploadUrl' });
+      // A route that researches settles searches, and sends each to be counted in my-companies.
+      if (route.knowledgeBase) grantAggregate(fn, props.bulk.aggregateQueue);
       this.functions[route.id] = fn;
       if (route.knowledgeBase) this.enableProviders(fn, config);
       const resource = this.api.root.resourceForPath(route.path);

@@ -1,6 +1,7 @@
 // infra: the bulk research workers: the domain worker on the bulk queue (partial batch responses, bounded concurrency),
-// the upload-landed function on the bucket's Object Created events (EventBridge), and the webhook sender. The
-// scheduled sweeper (routes.ts SCHEDULED) also sweeps bulk domains.
+// the upload-landed function on the bucket's Object Created events (EventBridge), the webhook sender, and the aggregate
+// worker (my-companies counting, fed by every settled search). The scheduled sweeper (routes.ts SCHEDULED) also sweeps
+// bulk domains.
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -18,6 +19,7 @@ export interface BulkResources {
   uploads: IBucket;
   bulkQueue: IQueue;
   webhookQueue: IQueue;
+  aggregateQueue: IQueue;
 }
 
 /** Environment of every function that touches bulk jobs. */
@@ -43,12 +45,19 @@ export function grantBulk(fn: ApiFunction, r: BulkResources, options: { uploads?
   if (keyArns.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: keyArns }));
 }
 
+/** The functions that settle searches (the search route, the bulk domain worker) send to the aggregate queue. */
+export function grantAggregate(fn: ApiFunction, queue: IQueue) {
+  fn.addEnvironment(ENV.aggregateQueue, queue.queueUrl);
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
+  if (queue.encryptionMasterKey) fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [queue.encryptionMasterKey.keyArn] }));
+}
+
 export class BulkWorkers extends Construct {
   readonly functions: Record<string, ApiFunction> = {};
 
   constructor(scope: Construct, id: string, props: BulkResources & { environment: Record<string, string>; retainLogs: boolean }) {
     super(scope, id);
-    const make = (spec: { id: string; entry: string; timeoutSeconds: number; memoryMb?: number }, knowledgeBase: boolean) => {
+    const make = (spec: { id: string; entry: string; timeoutSeconds: number; memoryMb?: number }, knowledgeBase: boolean, bulk = true) => {
       const fn = new ApiFunction(this, spec.id, {
         entry: spec.entry,
         knowledgeBase,
@@ -57,7 +66,7 @@ export class BulkWorkers extends Construct {
         timeout: Duration.seconds(spec.timeoutSeconds),
         ...(spec.memoryMb ? { memorySize: spec.memoryMb } : {}),
       }).bindTable(props.table, 'write');
-      grantBulk(fn, props, { uploads: spec.id === WORKERS.uploadLanded.id });
+      if (bulk) grantBulk(fn, props, { uploads: spec.id === WORKERS.uploadLanded.id });
       this.functions[spec.id] = fn;
       return fn;
     };
@@ -70,6 +79,7 @@ export class BulkWorkers extends Construct {
         reportBatchItemFailures: true,
       }),
     );
+    grantAggregate(domain, props.aggregateQueue);
 
     const landed = make(WORKERS.uploadLanded, false);
     // Through EventBridge (the bucket lives in the stateful stack; a bucket notification would make the stacks cyclic).
@@ -81,6 +91,13 @@ export class BulkWorkers extends Construct {
     const webhooks = make(WORKERS.webhookSender, false);
     webhooks.addEventSource(
       new SqsEventSource(props.webhookQueue, { batchSize: WORKERS.webhookSender.batchSize, maxConcurrency: WORKERS.webhookSender.maxConcurrency, reportBatchItemFailures: true }),
+    );
+
+    // Counts settled searches in my-companies: the table only (no bulk grants); consuming the queue is the event
+    // source's own grant.
+    const aggregate = make(WORKERS.aggregate, false, false);
+    aggregate.addEventSource(
+      new SqsEventSource(props.aggregateQueue, { batchSize: WORKERS.aggregate.batchSize, maxConcurrency: WORKERS.aggregate.maxConcurrency, reportBatchItemFailures: true }),
     );
   }
 }

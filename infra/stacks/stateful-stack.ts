@@ -1,4 +1,5 @@
-// infra: the stateful resources: the single table, the upload bucket, the bulk queue with its dead-letter queue, and
+// infra: the stateful resources: the single table, the upload bucket, the bulk and aggregate queues with their
+// dead-letter queues, and
 // (optionally) the customer-managed key that encrypts them. Kept apart from the API stack so that redeploying
 // functions never touches data.
 import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
@@ -26,6 +27,8 @@ export class StatefulStack extends Stack {
   readonly bulkQueue: Queue;
   readonly bulkDeadLetterQueue: Queue;
   readonly webhookQueue: Queue;
+  readonly aggregateQueue: Queue;
+  readonly aggregateDeadLetterQueue: Queue;
   readonly key?: Key;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
@@ -90,6 +93,23 @@ export class StatefulStack extends Stack {
       enforceSSL: true,
       removalPolicy,
       deadLetterQueue: { queue: this.bulkDeadLetterQueue, maxReceiveCount: 5 },
+      ...queueEncryption,
+    });
+    // Settled searches to count in my-companies. A message that keeps failing is harmless to drop: the search's pending
+    // item stays, and the account's next GET /api/my-companies counts it.
+    this.aggregateDeadLetterQueue = new Queue(this, 'AggregateDeadLetterQueue', {
+      retentionPeriod: Duration.days(14),
+      enforceSSL: true,
+      removalPolicy,
+      ...queueEncryption,
+    });
+    this.aggregateQueue = new Queue(this, 'AggregateQueue', {
+      // Six times the aggregate worker's 30 s timeout.
+      visibilityTimeout: Duration.seconds(180),
+      retentionPeriod: Duration.days(4),
+      enforceSSL: true,
+      removalPolicy,
+      deadLetterQueue: { queue: this.aggregateDeadLetterQueue, maxReceiveCount: 5 },
       ...queueEncryption,
     });
   }

@@ -67,6 +67,23 @@ describe('api stack', () => {
     api.hasResourceProperties('AWS::Events::Rule', { EventPattern: { source: ['aws.s3'], 'detail-type': ['Object Created'] } });
   });
 
+  it('counts settled searches off the search path: the aggregate queue (own dead-letter queue) feeds its worker, and only searching functions send to it', () => {
+    const isAggregateQueue = (value: unknown) => /AggregateQueue(?!.*DeadLetter)/.test(JSON.stringify(value));
+    const [queue] = Object.entries(stateful.findResources('AWS::SQS::Queue')).filter(([id]) => id.startsWith('AggregateQueue'));
+    expect(queue?.[1].Properties.VisibilityTimeout).toBe(WORKERS.aggregate.timeoutSeconds * 6);
+    expect(JSON.stringify(queue?.[1].Properties.RedrivePolicy)).toContain('AggregateDeadLetterQueue');
+    const mappings = Object.values(api.findResources('AWS::Lambda::EventSourceMapping')).filter((m) => isAggregateQueue(m.Properties.EventSourceArn));
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]?.Properties).toMatchObject({ BatchSize: WORKERS.aggregate.batchSize, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: WORKERS.aggregate.maxConcurrency } });
+    expect(JSON.stringify(mappings[0]?.Properties.FunctionName)).toContain(WORKERS.aggregate.id);
+    const senders = Object.entries(api.findResources('AWS::IAM::Policy'))
+      .filter(([, p]) => (p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]).some((st) => [st.Action].flat().includes('sqs:SendMessage') && isAggregateQueue(st.Resource)))
+      .map(([id]) => id);
+    expect(senders).toHaveLength(2);
+    expect(senders.some((id) => id.startsWith('SearchFunction'))).toBe(true);
+    expect(senders.some((id) => id.includes(WORKERS.bulkDomain.id))).toBe(true);
+  });
+
   it('runs the sweeper on a schedule', () => {
     api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED' });
   });

@@ -1,10 +1,14 @@
-// My companies on DynamoDB Local: rows aggregated when each search settles, counted exactly once whatever is
-// replayed, retried concurrently or interrupted, read most often found first with one Query on GSI1.
+// My companies on DynamoDB Local: rows aggregated after each search settles (by the aggregate worker, off the search's
+// path, or by the next read's catch-up), counted exactly once whatever is replayed, redelivered, retried concurrently
+// or interrupted, read most often found first with one Query on GSI1. The queue itself is local-aws-sqs.
+import { CreateQueueCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import type { Context, SQSEvent } from 'aws-lambda';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SqsAggregationQueue } from '@rivals/aws';
 import { MyCompany, type CompetitorType } from '@rivals/contracts';
-import type { ResearchedCompetitor } from '@rivals/core';
-import type { DynamoCreditsLedger } from '@rivals/db';
+import { SearchService, systemClock, type ResearchedCompetitor } from '@rivals/core';
+import { LOCAL_CREDENTIALS, LOCAL_REGION, startSqs, type RunningEngine } from '../../packages/local/src/engines.js';
 import { competitor, ScriptedEngine } from '../fakes.js';
 import { freshTable, servicesOn, type TestTable } from '../setup/table.js';
 
@@ -58,22 +62,16 @@ const pendingItems = async (accountId: string) =>
     )
   ).Items ?? [];
 
-/** Makes the ledger's own aggregation fail, as if the process died right after the settle's transaction. */
-const crashAfterSettle = (ledger: DynamoCreditsLedger) => {
-  const companies = (ledger as unknown as { companies: { finish: (a: string, s: string) => Promise<void> } }).companies;
-  const finish = companies.finish.bind(companies);
-  companies.finish = () => Promise.reject(new Error('process died'));
-  return () => void (companies.finish = finish);
-};
-
-/** Two searches of the same 100 companies; the second settles, then its process "dies" before they are counted. */
+/**
+ * Two searches of the same 100 companies; the first is counted, the second settles and is not counted yet (servicesOn
+ * wires no aggregate queue: as if its message were lost, or the worker had not run).
+ */
 async function interruptedAggregation() {
   const s = servicesOn(table, wideEngine());
   const account = await s.accounts.open('Acme', 5);
-  await s.search.search(account.id, { domain: 't0.com', limit: 100 });
-  const restore = crashAfterSettle(s.ledger);
+  const first = await s.search.search(account.id, { domain: 't0.com', limit: 100 });
+  await s.companyStore.finish(account.id, first.searchId);
   const { searchId } = await s.search.search(account.id, { domain: 't1.com', limit: 100 });
-  restore();
   return { s, account, searchId };
 }
 
@@ -169,6 +167,7 @@ describe('GET /api/my-companies (service and adapter)', () => {
     const s = servicesOn(table, engine());
     const account = await s.accounts.open('Acme', 5);
     for (const domain of ['t0.com', 't5.com']) await s.search.search(account.id, { domain, limit: 100 });
+    await s.companyStore.catchUp(account.id);
     const { items, total } = await s.companyStore.top(account.id, 3);
     expect(total).toBe(15);
     expect(items.map((i) => i.timesFound)).toEqual([2, 2, 2]);
@@ -190,5 +189,94 @@ describe('GET /api/my-companies (service and adapter)', () => {
     expect(csv).toContain(`"'=HYPERLINK(""http://x"")",evil.com,1,89,Direct,`);
     expect(csv).toContain('"Acme, Inc.",acme.com,1,88,Direct,');
     expect(lines.at(-1)).toBe('');
+  });
+});
+
+describe('the aggregate queue and worker (local SQS)', () => {
+  let sqsEngine: RunningEngine;
+  let sqs: SQSClient;
+  let queueUrl: string;
+  beforeAll(async () => {
+    sqsEngine = await startSqs();
+    sqs = new SQSClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: sqsEngine.endpoint });
+    queueUrl = (await sqs.send(new CreateQueueCommand({ QueueName: 'aggregate' }))).QueueUrl!;
+  }, 60_000);
+  afterAll(async () => {
+    sqs.destroy();
+    await sqsEngine.stop();
+  });
+
+  /** The search service as the search function wires it: settled searches go to the aggregate queue. */
+  const searchWithQueue = (s: ReturnType<typeof servicesOn>, url: string, onAggregationError?: (searchId: string, error: unknown) => void) =>
+    new SearchService({ ledger: s.ledger, engine: wideEngine(), clock: systemClock, ids: s.ids, deadlineMs: 5_000, aggregation: new SqsAggregationQueue(sqs, url), ...(onAggregationError ? { onAggregationError } : {}) });
+
+  const receiveAll = async (): Promise<Message[]> => (await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }))).Messages ?? [];
+
+  const sqsEvent = (messages: Message[]): SQSEvent => ({
+    Records: messages.map((m) => ({
+      messageId: m.MessageId!,
+      receiptHandle: m.ReceiptHandle!,
+      body: m.Body!,
+      attributes: {} as never,
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:aggregate',
+      awsRegion: 'us-east-1',
+    })),
+  });
+
+  /** The worker's Lambda handler, on this test's table. */
+  const aggregateWorker = async () => {
+    vi.stubEnv('TABLE_NAME', table.tableName);
+    vi.stubEnv('AWS_ENDPOINT_URL_DYNAMODB', table.endpoint);
+    vi.stubEnv('AWS_REGION', LOCAL_REGION);
+    vi.stubEnv('AWS_ACCESS_KEY_ID', LOCAL_CREDENTIALS.accessKeyId);
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', LOCAL_CREDENTIALS.secretAccessKey);
+    vi.resetModules();
+    return (await import('../../functions/workers/aggregate.js')).handler;
+  };
+
+  it('a search enqueues its aggregation; the worker counts it once, and a second delivery changes nothing', async () => {
+    // Prepare: a search of 100 competitors (two chunks) through the queue-wired service
+    const s = servicesOn(table, wideEngine());
+    const account = await s.accounts.open('Acme', 5);
+    const { searchId } = await searchWithQueue(s, queueUrl).search(account.id, { domain: 't0.com', limit: 100 });
+    const messages = await receiveAll();
+    expect(messages.map((m) => JSON.parse(m.Body!))).toEqual([{ accountId: account.id, searchId }]);
+    expect(await pendingItems(account.id)).toHaveLength(1);
+    expect((await s.companyStore.top(account.id, 200)).total).toBe(0); // the search's answer did not wait for it
+    const handler = await aggregateWorker();
+    // Act: delivered, then delivered again (SQS is at-least-once)
+    const first = await handler(sqsEvent(messages), {} as Context);
+    const after = await s.companyStore.top(account.id, 200);
+    const second = await handler(sqsEvent(messages), {} as Context);
+    // Assess
+    expect(first.batchItemFailures).toEqual([]);
+    expect(second.batchItemFailures).toEqual([]);
+    expect(after.total).toBe(100);
+    expect(after.items.every((i) => i.timesFound === 1)).toBe(true);
+    expect(await s.companyStore.top(account.id, 200)).toEqual(after);
+    expect(await pendingItems(account.id)).toEqual([]);
+    vi.unstubAllEnvs();
+  });
+
+  it('a search whose message could not be sent is answered all the same and counted by the next read', async () => {
+    // Prepare: the queue does not exist, so every send fails
+    const s = servicesOn(table, wideEngine());
+    const account = await s.accounts.open('Acme', 5);
+    const failures: string[] = [];
+    const service = searchWithQueue(s, `${queueUrl}-missing`, (id) => failures.push(id));
+    // Act
+    const { searchId, result } = await service.search(account.id, { domain: 't0.com', limit: 100 });
+    // Assess: answered and charged, the failure reported, nothing counted until the read, which counts it once
+    expect(result.competitors).toHaveLength(100);
+    expect(failures).toEqual([searchId]);
+    expect(await s.ledger.balance(account.id)).toBe(4);
+    expect((await s.companyStore.top(account.id, 200)).total).toBe(0);
+    const { items, total } = await s.myCompanies.list(account.id);
+    expect(total).toBe(100);
+    expect(items.every((i) => i.timesFound === 1)).toBe(true);
+    expect(await pendingItems(account.id)).toEqual([]);
   });
 });

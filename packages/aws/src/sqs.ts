@@ -1,7 +1,7 @@
-// aws adapter (secondary): the bulk domain queue and the webhook queue. Domains go out ten to a SendMessageBatch, a few
+// aws adapter (secondary): the bulk domain queue, the webhook queue and the aggregate queue. Domains go out ten to a SendMessageBatch, a few
 // batches at a time; a batch entry SQS refuses is sent again, and a send that keeps failing throws.
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { DomainMessage, DomainQueue, WebhookMessage, WebhookQueue } from '@rivals/core';
+import type { AggregationMessage, AggregationQueue, DomainMessage, DomainQueue, WebhookMessage, WebhookQueue } from '@rivals/core';
 
 const BATCH = 10;
 const PARALLEL_BATCHES = 8;
@@ -34,5 +34,13 @@ export class SqsWebhookQueue implements WebhookQueue {
 
   async enqueue(message: WebhookMessage, delaySeconds: number): Promise<void> {
     await this.client.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: Math.max(0, Math.min(900, Math.round(delaySeconds))) }));
+  }
+}
+
+export class SqsAggregationQueue implements AggregationQueue {
+  constructor(private readonly client: SQSClient, private readonly queueUrl: string) {}
+
+  async enqueue(message: AggregationMessage): Promise<void> {
+    await this.client.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message) }));
   }
 }

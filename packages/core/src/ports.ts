@@ -103,11 +103,13 @@ export interface SearchStore {
 }
 
 /**
- * The companies an account has found, one row per company, kept up to date when a search settles (the ledger's
+ * The companies an account has found, one row per company, kept up to date after a search settles (the ledger's
  * settle marks the search for aggregation in its own transaction; the aggregation counts each search once).
  */
 export interface CompanyStore {
-  /** Finishes the aggregation of any settled search of the account that a crash left pending. */
+  /** Counts one settled search in the account's rows; a no-op when it is counted already (redelivery, a read's catch-up). */
+  finish(accountId: string, searchId: string): Promise<void>;
+  /** Finishes the aggregation of any settled search of the account still pending (not yet applied by the worker). */
   catchUp(accountId: string): Promise<void>;
   /** The rows, most often found first, at most `max`; `total` counts every row. */
   top(accountId: string, max: number): Promise<{ items: MyCompany[]; total: number }>;
@@ -262,4 +264,15 @@ export interface HomepageReader {
 export interface ProfileCache {
   get(domain: string): Promise<HomepageProfile | null>;
   put(profile: HomepageProfile): Promise<void>;
+}
+
+/** The message asking the aggregate worker to count one settled search in its account's company rows. */
+export interface AggregationMessage {
+  accountId: string;
+  searchId: string;
+}
+
+/** The aggregate queue: counting a settled search happens off the search's path (functions/workers/aggregate.ts). */
+export interface AggregationQueue {
+  enqueue(message: AggregationMessage): Promise<void>;
 }

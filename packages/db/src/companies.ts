@@ -12,8 +12,11 @@
 // 3. Why not the rows in the settle's own transaction: a search has up to 100 competitors, and 100 rows plus the settle
 //    exceed TransactWriteItems' 100 items; and a row's new count, best score, type set, capped foundFor list and sort
 //    key are computed from the row as it was (read first, written with a version condition), which ADD cannot express.
-// 4. A crash between the settle and the end of finish() leaves the pending item: GET /api/my-companies finishes the
-//    account's pending aggregations first (one Query on its partition, normally empty), so no sweeper is needed.
+// 4. finish() runs off the search's path: after the settle, ResearchRun enqueues {accountId, searchId} on the aggregate
+//    queue and functions/workers/aggregate.ts calls finish(); a redelivered message finds no pending item, a no-op.
+//    A lost message (the send failed, a crash before it) or a worker not yet run leaves the pending item: GET
+//    /api/my-companies finishes the account's pending aggregations first (one Query on its partition, normally
+//    empty), so a read always includes every settled search and no sweeper is needed.
 //
 // Rows: ACCOUNT#<acct> / COMPANY#<domain>; GSI1 COMPANIES#<acct> / <inverted zero-padded timesFound>#<domain>, so
 // "most often found first" is one Query on the index. foundFor keeps the FOUND_FOR_MAX most recent target domains.

@@ -1,21 +1,17 @@
 // db adapter (secondary): the credits ledger on DynamoDB. The balance lives on the account item; every change is a
 // transaction that also writes a ledger entry, and the search's own state guards its refund (applied at most once).
-// A settled search is counted in the account's company rows (companies.ts), here, so api and bulk searches both count.
+// A settle also marks the search for counting in the account's company rows (companies.ts), in its own transaction;
+// the counting itself happens later, off the search's path (the aggregate worker, or the next read's catch-up).
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, insufficientCredits, type CreditsLedger, type IdGenerator, type Reservation, type SearchRecord, type SettledSearch } from '@rivals/core';
 import { transact, type TableRef } from './client.js';
-import { DynamoCompanyStore } from './companies.js';
 import { CONDITIONS, failedCondition } from './conditions.js';
 import { keys } from './keys.js';
 
 const SEARCH_COST = 1;
 
 export class DynamoCreditsLedger implements CreditsLedger {
-  private readonly companies: DynamoCompanyStore;
-
-  constructor(private readonly table: TableRef, private readonly ids: IdGenerator) {
-    this.companies = new DynamoCompanyStore(table);
-  }
+  constructor(private readonly table: TableRef, private readonly ids: IdGenerator) {}
 
   async reserveSearch(search: Omit<SearchRecord, 'status'> & { sweepAfter: string }): Promise<Reservation> {
     const { tableName } = this.table;
@@ -53,9 +49,9 @@ export class DynamoCreditsLedger implements CreditsLedger {
 
   /**
    * Marks the search succeeded and, in the same transaction, pending aggregation into the account's company rows
-   * (companies.ts); then aggregates it. A replayed settle is cancelled whole (the search is no longer running), so it
-   * can never count twice. The aggregation's failure never fails the settle: the search is paid and stored, and its
-   * pending item lets the next GET /api/my-companies finish the count.
+   * (companies.ts). A replayed settle is cancelled whole (the search is no longer running), so it can never count
+   * twice. The counting is not done here: the caller (ResearchRun) enqueues it for the aggregate worker, and the
+   * pending item lets the next GET /api/my-companies finish it if that message never arrives.
    */
   async settleSearch(accountId: string, searchId: string, result: SettledSearch): Promise<void> {
     const { tableName } = this.table;
@@ -88,7 +84,6 @@ export class DynamoCreditsLedger implements CreditsLedger {
       if (failedCondition(error)) throw new ApiError('conflict', `Search ${searchId} is not running.`);
       throw error;
     }
-    await this.companies.finish(accountId, searchId, { domain: result.domain, at: result.completedAt, competitors: result.competitors }).catch(() => undefined);
   }
 
   async refundSearch(accountId: string, searchId: string, failure: { error: string; completedAt: string; elapsedSeconds: number }): Promise<boolean> {

@@ -15,7 +15,7 @@ export interface LocalWorkerOptions {
   projectRoot: string;
   /** Destroyed when the workers stop. */
   sqs: SQSClient;
-  queues: { bulk: string; webhook: string };
+  queues: { bulk: string; webhook: string; aggregate: string };
   /** Registers a listener of s3rver's object events. */
   onObjectEvent: (listener: (event: S3Event) => void) => void;
   bucket: string;
@@ -98,6 +98,7 @@ export function startLocalWorkers(options: LocalWorkerOptions): LocalWorkers {
   const concurrency = options.concurrency ?? (Number(process.env.BULK_CONCURRENCY) || 4);
   for (let i = 0; i < concurrency; i++) loops.push(poll(options.queues.bulk, WORKERS.bulkDomain.entry, WORKERS.bulkDomain.id));
   loops.push(poll(options.queues.webhook, WORKERS.webhookSender.entry, WORKERS.webhookSender.id));
+  loops.push(poll(options.queues.aggregate, WORKERS.aggregate.entry, WORKERS.aggregate.id));
 
   const landing = new Set<Promise<void>>();
   options.onObjectEvent((event) => {

@@ -2,11 +2,11 @@
 // charge, refund are conditional writes), so a redelivered or duplicate message never charges or refunds twice.
 import { ApiError } from '../errors.js';
 import type { Clock, CreditsLedger, IdGenerator, ResearchEngine, SearchStore } from '../ports.js';
-import { ResearchRun } from '../services/research-run.js';
+import { ResearchRun, type ResearchRunDeps } from '../services/research-run.js';
 import type { BulkDomainRecord, BulkJobStore, DomainMessage, WebhookQueue } from './ports.js';
 import { enqueueWebhook } from './webhooks.js';
 
-export interface BulkWorkerDeps {
+export interface BulkWorkerDeps extends Pick<ResearchRunDeps, 'aggregation' | 'onAggregationError'> {
   jobs: BulkJobStore;
   ledger: CreditsLedger;
   engine: ResearchEngine;

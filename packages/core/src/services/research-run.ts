@@ -3,7 +3,7 @@
 // bulk job's reservation) is the caller's business; this never touches credits.
 import type { SearchFilters, StoredCompetitor } from '@rivals/contracts';
 import { ApiError } from '../errors.js';
-import type { Clock, CreditsLedger, ResearchEngine, ResearchOutcome } from '../ports.js';
+import type { AggregationQueue, Clock, CreditsLedger, ResearchEngine, ResearchOutcome } from '../ports.js';
 import { withRetries, type RetryOptions } from '../retry.js';
 import { elapsedSeconds } from '../runtime.js';
 
@@ -15,6 +15,10 @@ export interface ResearchRunDeps {
   deadlineMs: number;
   /** How hard a settle (or a refund) is retried before giving up; the sweeper does the rest. */
   refundRetry?: Omit<RetryOptions, 'sleep'>;
+  /** Where a settled search is sent to be counted in the account's company rows; without it, the next read counts it. */
+  aggregation?: AggregationQueue;
+  /** Told when the aggregate message could not be sent (the search is settled all the same). */
+  onAggregationError?: (searchId: string, error: unknown) => void;
 }
 
 /**
@@ -68,7 +72,22 @@ export class ResearchRun {
     } catch (error) {
       throw new ApiError('internal_error', 'The search could not be saved; the credit was refunded.', {}, { cause: error });
     }
+    await this.enqueueAggregation(accountId, searchId);
     return { competitors, likelyCompetitors, elapsedSeconds: elapsed };
+  }
+
+  /**
+   * Best effort, after the settle: the settle's own transaction wrote the search's pending aggregation item, and that
+   * item, not this message, is what guarantees the count. A message that is lost (the send fails, the process dies
+   * here) leaves the item pending: GET /api/my-companies finishes it before answering (catch-up on read). A message
+   * delivered twice finds no pending item the second time and does nothing.
+   */
+  private async enqueueAggregation(accountId: string, searchId: string): Promise<void> {
+    try {
+      await this.deps.aggregation?.enqueue({ accountId, searchId });
+    } catch (error) {
+      this.deps.onAggregationError?.(searchId, error);
+    }
   }
 
   private async researchWithinDeadline(domain: string, limit: number, filters: SearchFilters | undefined): Promise<ResearchOutcome> {

@@ -5,11 +5,11 @@ import { ApiError } from '../errors.js';
 import { normalizeDomain } from '../domain.js';
 import type { Clock, CreditsLedger, IdGenerator, ResearchEngine, SearchSource } from '../ports.js';
 import { withRetries, type RetryOptions } from '../retry.js';
-import { REFUND_RETRY, ResearchRun, type SettledRun } from './research-run.js';
+import { REFUND_RETRY, ResearchRun, type ResearchRunDeps, type SettledRun } from './research-run.js';
 import { elapsedSeconds as seconds } from '../runtime.js';
 import { SWEEP_MARGIN_MS } from './sweeper.js';
 
-export interface SearchServiceDeps {
+export interface SearchServiceDeps extends Pick<ResearchRunDeps, 'aggregation' | 'onAggregationError'> {
   ledger: CreditsLedger;
   engine: ResearchEngine;
   clock: Clock;
