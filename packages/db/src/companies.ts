@@ -109,15 +109,14 @@ export class DynamoCompanyStore implements CompanyStore {
   constructor(private readonly table: TableRef) {}
 
   /**
-   * Counts a settled search in the account's rows, once; a no-op when it is counted already (no pending item). Given
-   * the search as its settle has just written it (`settled`), the runner knows the pending item is at chunk 0 and
-   * reads neither back: each chunk is then one BatchGetItem and one transaction. Whenever a transaction is cancelled
-   * (another runner moved the pending item, or changed a row), it reads the pending item again and goes on from there.
+   * Counts a settled search in the account's rows, once; a no-op when it is counted already (no pending item). Each
+   * chunk is one BatchGetItem and one transaction. Whenever a transaction is cancelled (another runner moved the
+   * pending item, or changed a row), it reads the pending item again and goes on from there.
    */
-  async finish(accountId: string, searchId: string, settled?: SettledForAggregation): Promise<void> {
-    let search: SettledForAggregation | null | undefined = settled;
+  async finish(accountId: string, searchId: string): Promise<void> {
+    let search: SettledForAggregation | null | undefined;
     /** The pending item's next chunk as this runner knows it; undefined: read it. */
-    let next: number | undefined = settled ? 0 : undefined;
+    let next: number | undefined;
     for (let conflicts = 0; ; ) {
       if (next === undefined) {
         const pending = await this.get(keys.aggregationPending(accountId, searchId));
