@@ -3,7 +3,7 @@
 // the search function loads the knowledge base here), heap and RSS after init, and the first invocation where it needs
 // no more than DynamoDB Local (health, the OpenAPI document, a search). Figures to read, not a pass/fail test;
 // written to bench/results/cold.json for the README's performance table (scripts/bench-readme.ts).
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,13 +56,17 @@ console.log(JSON.stringify({ init, first, heap: memory.heapUsed, rss: memory.rss
     const kind = logicalId.replace(/Function[0-9A-F]{8}$/, '').replace(/[0-9A-F]{8}$/, '');
     if (only && !only.has(kind)) continue;
     const dir = join(outdir, `asset.${fn.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
+    // CDK's own handlers (the dashboard's deployment, bucket clean-up) are not ours to measure.
+    if (!existsSync(join(dir, 'index.mjs'))) continue;
     // The Lambda runtime provides the AWS SDK; here it comes from the project's node_modules.
     // Routes that share a handler file share one asset: linked once.
     if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(process.cwd(), 'node_modules'), join(dir, 'node_modules'));
     const size = readdirSync(dir).filter((f) => f !== 'node_modules').reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
     const env = {
       ...process.env,
-      ...fn.Properties.Environment?.Variables,
+      // References to other resources (the table, queue URLs) mean nothing here: the local runtime's values, which
+      // startLocal put in this process's environment, stand in for them.
+      ...Object.fromEntries(Object.entries(fn.Properties.Environment?.Variables ?? {}).filter(([, v]) => typeof v === 'string')),
       TABLE_NAME: local.resources.tableName,
       KB_INDEX_PATH: join(dir, 'kb-index.json'),
       AWS_LAMBDA_FUNCTION_NAME: `bench-${kind}`,
@@ -70,8 +74,15 @@ console.log(JSON.stringify({ init, first, heap: memory.heapUsed, rss: memory.rss
       LOG_LEVEL: 'ERROR',
       POWERTOOLS_METRICS_DISABLED: 'true',
     };
-    const run = spawnSync(process.execPath, [probe, dir, kind, local.accountId], { env, encoding: 'utf8' });
+    // Asynchronously: the local S3 and SQS engines run in this process and must answer the probe (a search sends its
+    // aggregate message to the local queue).
+    const run = await new Promise<{ status: number; stdout: string; stderr: string }>((resolveRun) =>
+      execFile(process.execPath, [probe, dir, kind, local.accountId], { env, encoding: 'utf8' }, (error, stdout, stderr) =>
+        resolveRun({ status: error ? 1 : 0, stdout, stderr }),
+      ),
+    );
     if (run.status !== 0) {
+      if (process.env.BENCH_DEBUG) console.error(run.stderr); // the whole error, when the row's first line is not enough
       rows.push([kind, `${(size / 1024).toFixed(0)} KB`, `failed: ${run.stderr.split("\n").find((l) => /Error/.test(l)) ?? run.stderr.slice(-300)}`]);
       figures.push({ function: kind, bundleBytes: size, initMs: null, firstRequestMs: null, heapBytes: null, rssBytes: null });
       continue;
