@@ -95,7 +95,9 @@ describe('@rivals/sdk against the local runtime', () => {
     const reasons = refused.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
     expect(reasons.length).toBeGreaterThan(0);
     expect(reasons[0]).toBeInstanceOf(RateLimitError);
-    expect(reasons[0]).toMatchObject({ code: 'rate_limited', status: 429, retryAfterSeconds: 1 });
+    expect(reasons[0]).toMatchObject({ code: 'rate_limited', status: 429 });
+    // A second at one token a second; two when concurrent calls read the clock a moment apart (test/e2e/api-keys.test.ts).
+    expect([1, 2]).toContain((reasons[0] as RateLimitError).retryAfterSeconds);
   }, 30_000);
 
   it('never charges twice when a search\'s answer is lost and the SDK retries with the same Idempotency-Key', async () => {
