@@ -6,7 +6,7 @@ import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Queue, QueueEncryption, type QueueProps } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 
 export interface StatefulStackProps extends StackProps {
@@ -71,46 +71,29 @@ export class StatefulStack extends Stack {
     });
 
     const queueEncryption = this.key ? { encryption: QueueEncryption.KMS, encryptionMasterKey: this.key } : { encryption: QueueEncryption.SQS_MANAGED };
-    this.bulkDeadLetterQueue = new Queue(this, 'BulkDeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      enforceSSL: true,
-      removalPolicy,
-      ...queueEncryption,
-    });
-    this.bulkQueue = new Queue(this, 'BulkQueue', {
+    /** Every queue: TLS only, encrypted with the stage's key (or SQS's), removed with the stage unless data is kept. */
+    const queue = (id: string, queueProps: QueueProps) => new Queue(this, id, { enforceSSL: true, removalPolicy, ...queueEncryption, ...queueProps });
+    this.bulkDeadLetterQueue = queue('BulkDeadLetterQueue', { retentionPeriod: Duration.days(14) });
+    this.bulkQueue = queue('BulkQueue', {
       // AWS's guidance: at least six times the consuming function's timeout (the bulk domain worker's is 90 s).
       visibilityTimeout: Duration.seconds(540),
       retentionPeriod: Duration.days(4),
-      enforceSSL: true,
-      removalPolicy,
       deadLetterQueue: { queue: this.bulkDeadLetterQueue, maxReceiveCount: 3 },
-      ...queueEncryption,
     });
     // Webhook deliveries; each failed attempt schedules its own retry, so a message here is one attempt.
-    this.webhookQueue = new Queue(this, 'WebhookQueue', {
+    this.webhookQueue = queue('WebhookQueue', {
       visibilityTimeout: Duration.seconds(180),
       retentionPeriod: Duration.days(4),
-      enforceSSL: true,
-      removalPolicy,
       deadLetterQueue: { queue: this.bulkDeadLetterQueue, maxReceiveCount: 5 },
-      ...queueEncryption,
     });
     // Settled searches to count in my-companies. A message that keeps failing is harmless to drop: the search's pending
     // item stays, and the account's next GET /api/my-companies counts it.
-    this.aggregateDeadLetterQueue = new Queue(this, 'AggregateDeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      enforceSSL: true,
-      removalPolicy,
-      ...queueEncryption,
-    });
-    this.aggregateQueue = new Queue(this, 'AggregateQueue', {
+    this.aggregateDeadLetterQueue = queue('AggregateDeadLetterQueue', { retentionPeriod: Duration.days(14) });
+    this.aggregateQueue = queue('AggregateQueue', {
       // Six times the aggregate worker's 30 s timeout.
       visibilityTimeout: Duration.seconds(180),
       retentionPeriod: Duration.days(4),
-      enforceSSL: true,
-      removalPolicy,
       deadLetterQueue: { queue: this.aggregateDeadLetterQueue, maxReceiveCount: 5 },
-      ...queueEncryption,
     });
   }
 }

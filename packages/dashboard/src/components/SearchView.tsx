@@ -8,7 +8,7 @@ import { downloadText, toCsv } from '../csv.js';
 import { useAction } from '../hooks.js';
 import { useSession } from '../session.js';
 import { MarketMap } from './MarketMap.js';
-import { CopyButton, Empty, ErrorNotice, ScoreBar, TypeBadge, TYPES } from './ui.js';
+import { CopyButton, DomainLink, Empty, ErrorNotice, ScoreBar, TypeBadge, TYPES } from './ui.js';
 
 type Row = Competitor & Partial<Pick<StoredCompetitor, 'evidence'>>;
 type SortKey = 'rank' | 'company' | 'domain' | 'matchScore' | 'type' | 'confidence' | 'likelyCompetitor';
@@ -110,9 +110,7 @@ export function SearchView({ domain, competitors, searchId, readOnly }: SearchVi
                     {c.company}
                   </td>
                   <td data-label="Domain">
-                    <a href={`https://${c.domain}`} target="_blank" rel="noopener noreferrer">
-                      {c.domain}
-                    </a>
+                    <DomainLink domain={c.domain} />
                   </td>
                   <td data-label="Match score">
                     <ScoreBar value={c.matchScore} label="Match score" />

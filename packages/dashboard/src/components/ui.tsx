@@ -16,6 +16,13 @@ export const Loading = ({ label = 'Loading…' }: { label?: string }) => (
   </p>
 );
 
+/** A company's website, opened in a new tab without giving it this page. */
+export const DomainLink = ({ domain }: { domain: string }) => (
+  <a href={`https://${domain}`} target="_blank" rel="noopener noreferrer">
+    {domain}
+  </a>
+);
+
 export const Empty = ({ children }: { children: ComponentChildren }) => (
   <div class="state empty" data-testid="empty">
     {children}

@@ -2,7 +2,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { CompetitorType } from '@rivals/sdk/browser';
 import { ListTable } from '../components/ListTable.js';
-import { ErrorNotice, Loading, TypeBadge, TYPES } from '../components/ui.js';
+import { DomainLink, ErrorNotice, Loading, TypeBadge, TYPES } from '../components/ui.js';
 import { downloadText, formatDate } from '../csv.js';
 import { useAction, useLoad } from '../hooks.js';
 import { useClient } from '../session.js';
@@ -64,9 +64,7 @@ export function CompaniesPage() {
           <tr key={c.domain} data-testid="company-row">
             <td data-label="Company">{c.company}</td>
             <td data-label="Domain">
-              <a href={`https://${c.domain}`} target="_blank" rel="noopener noreferrer">
-                {c.domain}
-              </a>
+              <DomainLink domain={c.domain} />
             </td>
             <td data-label="Times found" class="num">
               {c.timesFound}

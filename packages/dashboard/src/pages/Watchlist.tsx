@@ -1,6 +1,6 @@
 // dashboard: the watchlist: saved companies, newest first, each removable.
 import { ListTable } from '../components/ListTable.js';
-import { ErrorNotice } from '../components/ui.js';
+import { DomainLink, ErrorNotice } from '../components/ui.js';
 import { formatDate } from '../csv.js';
 import { useAction, usePaged } from '../hooks.js';
 import { useClient } from '../session.js';
@@ -22,9 +22,7 @@ export function WatchlistPage() {
           <tr key={s.domain} data-testid="saved-row">
             <td data-label="Company">{s.company ?? '—'}</td>
             <td data-label="Domain">
-              <a href={`https://${s.domain}`} target="_blank" rel="noopener noreferrer">
-                {s.domain}
-              </a>
+              <DomainLink domain={s.domain} />
             </td>
             <td data-label="Saved">{formatDate(s.savedAt)}</td>
             <td data-label="From search">{s.searchId ? <a href={`/searches/${s.searchId}`}>open</a> : '—'}</td>
