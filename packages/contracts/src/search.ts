@@ -49,7 +49,7 @@ export const Competitor = z.strictObject({
 });
 export type Competitor = z.infer<typeof Competitor>;
 
-/** Exactly SPEC.md's Search result: nothing more. */
+/** Exactly the documented Search result (docs/search.md): nothing more. */
 export const SearchResult = z.strictObject({
   domain: z.string(),
   totalCompetitors: z.number().int().min(0).max(SEARCH_LIMIT_MAX),

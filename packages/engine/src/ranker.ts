@@ -1,5 +1,5 @@
 // engine: candidate generation and scoring. Relations first (both directions, then two hops), categories second,
-// text similarity third (ENGINE.md). Every returned row shares a category or a relation with the target.
+// text similarity third (the signals docs/search.md names). Every returned row shares a category or a relation with the target.
 import type { CompetitorType, SearchFilters } from '@rivals/contracts';
 import type { ResearchedCompetitor } from '@rivals/core';
 import type { KnowledgeModel } from './model.js';
