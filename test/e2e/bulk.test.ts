@@ -2,9 +2,12 @@
 // local SQS poller runs the same worker handler, the job completes and downloads as CSV.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocal, type LocalService } from '../../packages/local/src/runtime.js';
+import { raiseRateLimits } from '../../packages/local/src/services.js';
 
 let service: LocalService;
 beforeAll(async () => {
+  // Many calls in a row from one key: the per-key limits are tested in test/integration/rate-limits.test.ts.
+  raiseRateLimits();
   service = await startLocal({ port: 0, devCredits: 100, devApiKey: `sk-live-${'bulk'.repeat(9)}`, keyFile: null });
 }, 120_000);
 afterAll(() => service?.stop());
