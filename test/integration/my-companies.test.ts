@@ -107,7 +107,6 @@ describe('GET /api/my-companies (service and adapter)', () => {
     const before = await s.myCompanies.list(account.id);
     const stored = (await s.searches.get(account.id, searchId))!;
     const replay = s.ledger.settleSearch(account.id, searchId, {
-      domain: stored.domain,
       completedAt: new Date().toISOString(),
       elapsedSeconds: 0.1,
       competitors: stored.competitors!,

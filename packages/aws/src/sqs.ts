@@ -1,5 +1,6 @@
-// aws adapter (secondary): the bulk domain queue, the webhook queue and the aggregate queue. Domains go out ten to a SendMessageBatch, a few
-// batches at a time; a batch entry SQS refuses is sent again, and a send that keeps failing throws.
+// aws adapter (secondary): the bulk domain queue, the webhook queue and the aggregate queue. Domains go out ten to a
+// SendMessageBatch, a few batches at a time; a batch entry SQS refuses is sent again, and a send that keeps failing
+// throws.
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { AggregationMessage, AggregationQueue, DomainMessage, DomainQueue, WebhookMessage, WebhookQueue } from '@rivals/core';
 

@@ -68,8 +68,6 @@ export interface RunningSearches {
 }
 
 export interface SettledSearch {
-  /** The searched domain (as stored on the search), so that the account's company rows can count it without reading it back. */
-  domain: string;
   completedAt: string;
   elapsedSeconds: number;
   competitors: StoredCompetitor[];

@@ -63,7 +63,7 @@ export class ResearchRun {
       await withRetries(async () => {
         attempt++;
         try {
-          await ledger.settleSearch(accountId, searchId, { domain, completedAt: completed.toISOString(), elapsedSeconds: elapsed, competitors, totalCompetitors: competitors.length, likelyCompetitors });
+          await ledger.settleSearch(accountId, searchId, { completedAt: completed.toISOString(), elapsedSeconds: elapsed, competitors, totalCompetitors: competitors.length, likelyCompetitors });
         } catch (error) {
           if (attempt > 1 && error instanceof ApiError && error.code === 'conflict') return;
           throw error;
