@@ -66,7 +66,15 @@ describe('bulk research over HTTP on the local runtime', () => {
     form.append('file', new Blob(['domain\npaypal.com\n'], { type: 'text/csv' }), 'domains.csv');
     const res = await call('/api/bulk/upload?limit=2', { method: 'POST', body: form });
     expect(res.status).toBe(202);
-    expect((await settled(res.body.jobId)).status).toBe('completed');
+    // The form's own file name is kept with the job, so that the job list can tell jobs apart.
+    expect(await settled(res.body.jobId)).toMatchObject({ status: 'completed', filename: 'domains.csv' });
+  });
+
+  it('keeps the name given in ?filename= with a text/csv upload', async () => {
+    const res = await call('/api/bulk/upload?limit=1&filename=q3-accounts.csv', { method: 'POST', body: 'domain\nstripe.com\n', headers: { 'content-type': 'text/csv' } });
+    expect(res.status).toBe(202);
+    const listed = await call('/api/bulk/jobs?limit=5');
+    expect(listed.body.items.find((j: { jobId: string }) => j.jobId === res.body.jobId)).toMatchObject({ filename: 'q3-accounts.csv' });
   });
 
   it('starts a presigned job when the PUT lands in s3rver', async () => {

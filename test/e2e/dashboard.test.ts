@@ -228,6 +228,7 @@ describe('the dashboard in a browser', () => {
     expect(await progress.getAttribute('value')).toBe('3');
     expect(await page.locator('summary:has-text("skipped")').innerText()).toContain('1 row was skipped');
     await expect.poll(() => page.locator(`${tid('job-row')}[data-status="completed"]`).count()).toBe(1);
+    expect(await page.locator(tid('job-row')).first().innerText()).toContain('rivals.csv');
     await shot(page, 'bulk-completed');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(tid('download-job'))]);

@@ -10,10 +10,11 @@ import { once } from '../../shared/idempotency.js';
 
 const CSV_TYPES = /^(text\/csv|application\/csv|text\/plain|application\/vnd\.ms-excel)\b/i;
 
-/** The `file` field of a multipart body, or a 400 when there is none. */
-function multipartFile(body: Buffer, contentType: string): Promise<Buffer> {
+/** The `file` field of a multipart body with its file name, or a 400 when there is none. */
+function multipartFile(body: Buffer, contentType: string): Promise<{ csv: Buffer; filename: string | undefined }> {
   return new Promise((resolve, reject) => {
     let file: Buffer | null = null;
+    let filename: string | undefined;
     let parser: busboy.Busboy;
     try {
       parser = busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fileSize: BULK_MAX_BODY_BYTES + 1 } });
@@ -24,12 +25,13 @@ function multipartFile(body: Buffer, contentType: string): Promise<Buffer> {
       if (name !== 'file') return void stream.resume();
       if (info.mimeType && !CSV_TYPES.test(info.mimeType) && info.mimeType !== 'application/octet-stream')
         return reject(new ApiError('unsupported_media_type', 'The file must be a CSV (text/csv).'));
+      filename = info.filename?.trim().slice(0, 255) || undefined;
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => (file = Buffer.concat(chunks)));
     });
     parser.on('error', () => reject(invalidRequest('The multipart body is malformed.', [{ field: 'body', problem: 'malformed multipart' }])));
-    parser.on('close', () => (file ? resolve(file) : reject(invalidRequest('Send the CSV in the multipart field "file".', [{ field: 'file', problem: 'missing' }]))));
+    parser.on('close', () => (file ? resolve({ csv: file, filename }) : reject(invalidRequest('Send the CSV in the multipart field "file".', [{ field: 'file', problem: 'missing' }]))));
     parser.end(body);
   });
 }
@@ -41,8 +43,11 @@ export const handler = httpRoute({
     const contentType = request.headers['content-type'] ?? '';
     const raw = request.rawBody ?? Buffer.alloc(0);
     let csv: Buffer;
-    if (/^multipart\/form-data\b/i.test(contentType)) csv = await multipartFile(raw, contentType);
-    else if (CSV_TYPES.test(contentType)) csv = raw;
+    if (/^multipart\/form-data\b/i.test(contentType)) {
+      const part = await multipartFile(raw, contentType);
+      csv = part.csv;
+      query.filename ??= part.filename;
+    } else if (CSV_TYPES.test(contentType)) csv = raw;
     else throw new ApiError('unsupported_media_type', 'Send the CSV as the body with Content-Type: text/csv, or as the multipart/form-data field "file".');
     if (csv.length > BULK_MAX_BODY_BYTES) throw new ApiError('payload_too_large', `The CSV may be at most ${BULK_MAX_BODY_BYTES / 1024 / 1024} MB here; use POST /api/bulk/upload-url for larger files.`);
     if (csv.length === 0) throw invalidRequest('The file is empty.', [{ field: 'file', problem: 'empty' }]);

@@ -1,5 +1,6 @@
 // cli: the `rivals` commands (commander). `run(argv, io)` runs one command line and returns its exit code, so the
 // bin and the tests share every path.
+import { basename } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -238,7 +239,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       const bar = progressBar(Boolean(options.wait));
       if (!options.wait) {
         const { readFile } = await import('node:fs/promises');
-        const accepted = await rivals.bulk.upload(await readFile(file), jobOptions);
+        const accepted = await rivals.bulk.upload(await readFile(file), { ...jobOptions, filename: basename(file) });
         return emit(Boolean(options.json), accepted, () => `job ${accepted.jobId}: ${accepted.status}, ${accepted.totalDomains} domains, ${accepted.creditsReserved} credits reserved, ${accepted.creditsRemaining} left`);
       }
       try {

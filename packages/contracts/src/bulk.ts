@@ -28,9 +28,16 @@ const perDomainLimit = z.coerce.number().int().min(1).max(SEARCH_LIMIT_MAX);
 const commaList = <T extends z.ZodType>(item: T, max: number) =>
   z.preprocess((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v), z.array(item).min(1).max(max));
 
-/** Query of POST /api/bulk/upload: the per-domain limit, the search filters (lists comma-separated) and a webhook. */
+/** The file's name, kept with the job so that a person can tell jobs apart (never used as a path). */
+const filename = z.string().trim().min(1).max(255);
+
+/**
+ * Query of POST /api/bulk/upload: the per-domain limit, the search filters (lists comma-separated), a webhook and the
+ * file's name (a multipart upload's own file name when not given).
+ */
 export const BulkUploadQuery = z.strictObject({
   limit: perDomainLimit.default(SEARCH_LIMIT_MAX),
+  filename: filename.optional(),
   webhookUrl: webhookUrl.optional(),
   exclude: commaList(z.string().min(1).max(2048), EXCLUDE_MAX).optional(),
   types: commaList(z.enum(COMPETITOR_TYPES), COMPETITOR_TYPES.length).optional(),
@@ -41,7 +48,7 @@ export type BulkUploadQuery = z.output<typeof BulkUploadQuery>;
 
 /** Body of POST /api/bulk/upload-url (optional). */
 export const BulkUploadUrlRequest = z.strictObject({
-  filename: z.string().trim().min(1).max(255).optional(),
+  filename: filename.optional(),
   limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_MAX),
   webhookUrl: webhookUrl.optional(),
   ...SearchFilters.shape,

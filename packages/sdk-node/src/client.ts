@@ -153,14 +153,14 @@ export class Rivals {
         method: 'POST',
         path: '/api/bulk/upload',
         // The query carries the filters' lists comma-separated.
-        query: { limit: params.limit, webhookUrl: params.webhookUrl, minMatchScore: params.minMatchScore, exclude: params.exclude?.join(','), types: params.types?.join(','), countries: params.countries?.join(',') },
+        query: { limit: params.limit, filename: params.filename, webhookUrl: params.webhookUrl, minMatchScore: params.minMatchScore, exclude: params.exclude?.join(','), types: params.types?.join(','), countries: params.countries?.join(',') },
         body: csv,
         contentType: 'text/csv',
         idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
         ...pick(options),
       }),
     /** A presigned URL for a larger CSV (up to 50 MB); the job starts when the file lands. */
-    createUploadUrl: (params: BulkUploadOptions & { filename?: string } = {}, options?: RequestOptions): Promise<BulkUploadUrl> =>
+    createUploadUrl: (params: BulkUploadOptions = {}, options?: RequestOptions): Promise<BulkUploadUrl> =>
       this.call({ method: 'POST', path: '/api/bulk/upload-url', json: params, ...pick(options) }),
     /** PUTs the file to a presigned URL (no API key: the URL is the credential). */
     putFile: async (uploadUrl: string, csv: string | Uint8Array, options?: RequestOptions): Promise<void> => {
@@ -209,13 +209,13 @@ export class Rivals {
 
   private async runBulk(file: string | Uint8Array, options: BulkRunOptions): Promise<{ jobId: string; job: BulkJob; csv: string | null }> {
     const content = typeof file === 'string' ? await (await import('node:fs/promises')).readFile(file) : file;
-    const params: BulkUploadOptions = { limit: options.limit, webhookUrl: options.webhookUrl, exclude: options.exclude, types: options.types, minMatchScore: options.minMatchScore, countries: options.countries };
+    const filename = typeof file === 'string' ? file.split(/[\\/]/).pop() : undefined;
+    const params: BulkUploadOptions = { limit: options.limit, filename, webhookUrl: options.webhookUrl, exclude: options.exclude, types: options.types, minMatchScore: options.minMatchScore, countries: options.countries };
     let jobId: string;
     if (content.byteLength <= (options.directMaxBytes ?? DIRECT_UPLOAD_MAX_BYTES)) {
       jobId = (await this.bulk.upload(content, params, options)).jobId;
     } else {
-      const filename = typeof file === 'string' ? file.split(/[\\/]/).pop() : undefined;
-      const target = await this.bulk.createUploadUrl({ ...params, filename }, options);
+      const target = await this.bulk.createUploadUrl(params, options);
       await this.bulk.putFile(target.uploadUrl, content, options);
       jobId = target.jobId;
     }

@@ -56,6 +56,8 @@ export interface BulkUploadOptions extends SearchFilters {
   limit?: number;
   /** An https URL that gets `bulk_job.completed` when the job ends. */
   webhookUrl?: string;
+  /** The file's name, shown in the job list (not a path on the server). */
+  filename?: string;
 }
 
 export type MyCompany = import('@rivals/contracts').MyCompany;

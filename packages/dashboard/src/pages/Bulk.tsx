@@ -57,7 +57,7 @@ export function BulkPage() {
     await action.run(async () => {
       const bytes = new Uint8Array(await file.arrayBuffer());
       if (bytes.byteLength <= DIRECT_UPLOAD_MAX_BYTES) {
-        const done = await client.bulk.upload(bytes, { limit });
+        const done = await client.bulk.upload(bytes, { limit, filename: file.name });
         setBalance(done.creditsRemaining);
         setAccepted({ ...done, filename: file.name });
       } else {

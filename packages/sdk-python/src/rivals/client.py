@@ -342,7 +342,7 @@ class Rivals:
             res = self.request(
                 "POST",
                 "/api/bulk/upload",
-                query={"limit": limit, "webhookUrl": webhook_url},
+                query={"limit": limit, "webhookUrl": webhook_url, "filename": name},
                 body=data,
                 headers={"Content-Type": "text/csv"},
                 idempotency_key=idempotency_key or _new_key(),
