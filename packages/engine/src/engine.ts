@@ -178,7 +178,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       entity: i,
       categories,
       primaryCategory: e.categories[0] ?? null,
-      vector: this.model.vectors[i]!,
+      vector: this.model.vector(i),
       keywords: new Set(e.keywords),
       segments: e.segments,
       model: e.model,
@@ -201,8 +201,8 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     if (vector.size === 0) return null;
     const scores = new Map<number, number>();
     this.model.categoryVectors.forEach((cv, c) => scores.set(c, cosine(vector, cv)));
-    const neighbours = this.model.vectors
-      .map((v, i) => ({ i, s: cosine(vector, v) }))
+    const neighbours = this.model.index.entities
+      .map((_, i) => ({ i, s: cosine(vector, this.model.vector(i)) }))
       .filter((n) => n.s > 0)
       .sort((a, b) => b.s - a.s || a.i - b.i)
       .slice(0, 15);

@@ -31,8 +31,9 @@ export class KnowledgeModel {
   readonly members: number[][];
   readonly children: number[][];
   readonly text: TextIndex;
-  readonly vectors: SparseVector[];
   readonly categoryVectors: SparseVector[];
+  /** Entries' text vectors, each built on first use (see vector()). */
+  private readonly entityVectors: (SparseVector | undefined)[];
   /** How well known an entry is among its peers: grows with how many entries name it as a rival (log scale). */
   readonly prominence: number[];
 
@@ -61,7 +62,7 @@ export class KnowledgeModel {
 
     const { vocabulary, entities: entityTerms, categories: categoryTerms } = index.text;
     this.text = new TextIndex(vocabulary, [...entityTerms, ...categoryTerms]);
-    this.vectors = entityTerms.map((terms) => this.text.vectorize(terms));
+    this.entityVectors = new Array<SparseVector | undefined>(entityTerms.length);
     this.categoryVectors = categoryTerms.map((terms) => this.text.vectorize(terms));
     this.prominence = this.incoming.map((edges) => {
       const namedBy = edges.filter((e) => e.kind === 'competes' || e.kind === 'alternative').length;
@@ -76,6 +77,14 @@ export class KnowledgeModel {
     if (c.product) return PRODUCT_SHARE;
     const gap = SIZE_ORDER.indexOf(this.entity(parent).size) - SIZE_ORDER.indexOf(c.size);
     return SUBSIDIARY_SHARE * (gap >= 2 ? SMALL_SUBSIDIARY_FACTOR : 1);
+  }
+
+  /**
+   * An entry's text vector. Built on first use and kept: a search of a known company compares only its candidates (a
+   * few hundred), so vectorising all ~17,000 entries at load would add a third to the cold start for nothing.
+   */
+  vector(i: number): SparseVector {
+    return (this.entityVectors[i] ??= this.text.vectorize(this.index.text.entities[i]!));
   }
 
   entity(i: number): KbEntity {

@@ -189,7 +189,7 @@ export class Ranker {
       const primary = e.categories[0];
       if (primary !== undefined && NOISE_CATEGORIES.has(kb.index.categories[primary]!.id) && !targetCategories.has(primary) && !curatedRival) continue;
       f.relatedCategory = e.categories.some((c) => relatedOfTarget.has(c)) ? 1 : 0;
-      f.text = cosine(profile.vector, kb.vectors[i]!);
+      f.text = cosine(profile.vector, kb.vector(i));
       f.sharedKeywords = e.keywords.filter((k) => profile.keywords.has(k));
       const segmentOverlap = profile.segments.some((s) => e.segments.includes(s)) ? 1 : 0;
       const boost = profile.entity === null ? HOMEPAGE_EVIDENCE_BOOST : 1;
