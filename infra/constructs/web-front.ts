@@ -24,6 +24,7 @@ import {
 import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { contentSecurityPolicy, FILE_PATH } from '../web.js';
 
@@ -81,10 +82,14 @@ export class WebFront extends Construct {
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Rivals dashboard and API',
       defaultRootObject: 'index.html',
-      minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
       priceClass: PriceClass.PRICE_CLASS_100,
+      // The TLS floor applies to a custom certificate only; CloudFront's default certificate fixes its own.
       ...(props.domainName && props.certificateArn
-        ? { domainNames: [props.domainName], certificate: Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn) }
+        ? {
+            domainNames: [props.domainName],
+            certificate: Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn),
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
         : {}),
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(site),
@@ -104,7 +109,13 @@ export class WebFront extends Construct {
         },
       },
     });
-    this.deployment = new BucketDeployment(this, 'Deploy', { sources: [Source.asset(props.dashboardDir)], destinationBucket: site, distribution: this.distribution, distributionPaths: ['/*'] });
+    this.deployment = new BucketDeployment(this, 'Deploy', {
+      sources: [Source.asset(props.dashboardDir)],
+      destinationBucket: site,
+      distribution: this.distribution,
+      distributionPaths: ['/*'],
+      logGroup: new LogGroup(this, 'DeployLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY }),
+    });
     new CfnOutput(scope, 'DashboardUrl', { value: `https://${props.domainName ?? this.distribution.distributionDomainName}/`, description: 'The dashboard, and the API on the same origin under /api' });
   }
 }
