@@ -53,6 +53,8 @@ export interface StageConfig {
   backupCopyVaultArn?: string;
   /** An AWS Budgets monthly cost budget (USD) that notifies the alarm topic (and alarmEmail) at 80% actual and 100% forecast. */
   monthlyBudgetUsd: number;
+  /** A table restored from a backup (README "Restoring the table"): the stage uses it instead of the stack's own. */
+  tableName?: string;
 }
 
 /** Lambda concurrency (see the README's sizing table); 0 = no reservation / no cap. */
@@ -107,7 +109,7 @@ export const CONFIG_KEYS = [
   'endpointType', 'providers', 'providerSecret', 'bedrockModelId', 'terminationProtection', 'canaryDeployments',
   'authorizerReservedConcurrency', 'searchMaxConcurrency', 'bulkMaxConcurrency', 'uploadLandedMaxConcurrency', 'accountConcurrency',
   'tableMaxReadRequestUnits', 'tableMaxWriteRequestUnits', 'tableWarmReadUnitsPerSecond', 'tableWarmWriteUnitsPerSecond',
-  'backup', 'backupCopyVaultArn', 'monthlyBudgetUsd',
+  'backup', 'backupCopyVaultArn', 'monthlyBudgetUsd', 'tableName',
 ] as const;
 
 /** The stage's committed file, infra/stages/<stage>.json, if there is one. */
@@ -169,6 +171,7 @@ function readConfig(stage: string, node: Source): StageConfig {
     backup: flag(node, 'backup', retainData),
     ...(backupCopyVaultArn ? { backupCopyVaultArn } : {}),
     monthlyBudgetUsd: whole(node, 'monthlyBudgetUsd', 0),
+    ...(text(node, 'tableName') ? { tableName: text(node, 'tableName')! } : {}),
     freeCredits: whole(node, 'freeCredits', 10),
     researchDeadlineMs: whole(node, 'researchDeadlineMs', 25_000),
     rateLimits: {

@@ -25,6 +25,7 @@ export function buildStage(app: App, stageName?: string, env: Environment = cliE
     customerManagedKey: config.customerManagedKey,
     uploadOrigins: config.uploadOrigins,
     tableThroughput: config.table,
+    ...(config.tableName ? { restoredTableName: config.tableName } : {}),
     ...(config.backup ? { backup: config.backupCopyVaultArn ? { copyToVaultArn: config.backupCopyVaultArn } : {} } : {}),
   });
   const api = new ApiStack(app, `${prefix}-Api`, {

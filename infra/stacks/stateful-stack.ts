@@ -3,7 +3,7 @@
 // apart from the API stack so that redeploying functions never touches data.
 import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk-lib/aws-backup';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, Table, TableEncryption, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Schedule } from 'aws-cdk-lib/aws-events';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
@@ -20,6 +20,8 @@ export interface StatefulStackProps extends StackProps {
   uploadOrigins?: string[];
   /** On-demand ceilings and pre-warmed throughput of the table and its index (0 = none). */
   tableThroughput?: StageConfig['table'];
+  /** A table restored from a backup, which the stage uses instead of its own (the README's restore runbook). */
+  restoredTableName?: string;
   /** Daily AWS Backup of the table, kept 35 days, optionally copied to a vault in another region. */
   backup?: { copyToVaultArn?: string };
 }
@@ -31,7 +33,10 @@ export const BACKUP_RETENTION_DAYS = 35;
 export const UPLOAD_RETENTION_DAYS = 7;
 
 export class StatefulStack extends Stack {
-  readonly table: Table;
+  /** The table the stage uses: the stack's own, or the restored one the configuration names. */
+  readonly table: ITable;
+  /** The table this stack created (kept, with deletion protection, after a restore points the stage elsewhere). */
+  readonly ownTable: Table;
   readonly uploads: Bucket;
   readonly bulkQueue: Queue;
   readonly bulkDeadLetterQueue: Queue;
@@ -63,7 +68,7 @@ export class StatefulStack extends Stack {
             },
           }
         : {};
-    this.table = new Table(this, 'Table', {
+    this.ownTable = new Table(this, 'Table', {
       // A runaway client or a bug can cost no more than the ceilings allow (requests over them are throttled).
       ...ceilings,
       // Pre-warmed for a launch or a known peak, so on-demand does not throttle while it scales.
@@ -77,12 +82,15 @@ export class StatefulStack extends Stack {
       ...(this.key ? { encryption: TableEncryption.CUSTOMER_MANAGED, encryptionKey: this.key } : { encryption: TableEncryption.AWS_MANAGED }),
       removalPolicy,
     });
-    this.table.addGlobalSecondaryIndex({
+    this.ownTable.addGlobalSecondaryIndex({
       indexName: 'gsi1',
       partitionKey: { name: 'gsi1pk', type: AttributeType.STRING },
       sortKey: { name: 'gsi1sk', type: AttributeType.STRING },
       ...ceilings,
     });
+    this.table = props.restoredTableName
+      ? Table.fromTableAttributes(this, 'RestoredTable', { tableName: props.restoredTableName, globalIndexes: ['gsi1'], ...(this.key ? { encryptionKey: this.key } : {}) })
+      : this.ownTable;
     if (props.backup) this.backupPlan = this.dailyBackups(removalPolicy, props.backup.copyToVaultArn);
 
     this.uploads = new Bucket(this, 'Uploads', {
@@ -145,7 +153,7 @@ export class StatefulStack extends Stack {
           : {}),
       }),
     );
-    plan.addSelection('Table', { resources: [BackupResource.fromDynamoDbTable(this.table)], allowRestores: true });
+    plan.addSelection('Table', { resources: [BackupResource.fromArn(this.table.tableArn)], allowRestores: true });
     return plan;
   }
 }
