@@ -55,6 +55,8 @@ export interface StageConfig {
   monthlyBudgetUsd: number;
   /** A table restored from a backup (README "Restoring the table"): the stage uses it instead of the stack's own. */
   tableName?: string;
+  /** Bumped after the origin secret is rotated, so that CloudFront reads its new value on the next deploy. */
+  originSecretVersion: number;
 }
 
 /** Lambda concurrency (see the README's sizing table); 0 = no reservation / no cap. */
@@ -109,7 +111,7 @@ export const CONFIG_KEYS = [
   'endpointType', 'providers', 'providerSecret', 'bedrockModelId', 'terminationProtection', 'canaryDeployments',
   'authorizerReservedConcurrency', 'searchMaxConcurrency', 'bulkMaxConcurrency', 'uploadLandedMaxConcurrency', 'accountConcurrency',
   'tableMaxReadRequestUnits', 'tableMaxWriteRequestUnits', 'tableWarmReadUnitsPerSecond', 'tableWarmWriteUnitsPerSecond',
-  'backup', 'backupCopyVaultArn', 'monthlyBudgetUsd', 'tableName',
+  'backup', 'backupCopyVaultArn', 'monthlyBudgetUsd', 'tableName', 'originSecretVersion',
 ] as const;
 
 /** The stage's committed file, infra/stages/<stage>.json, if there is one. */
@@ -171,6 +173,7 @@ function readConfig(stage: string, node: Source): StageConfig {
     backup: flag(node, 'backup', retainData),
     ...(backupCopyVaultArn ? { backupCopyVaultArn } : {}),
     monthlyBudgetUsd: whole(node, 'monthlyBudgetUsd', 0),
+    originSecretVersion: whole(node, 'originSecretVersion', 1),
     ...(text(node, 'tableName') ? { tableName: text(node, 'tableName')! } : {}),
     freeCredits: whole(node, 'freeCredits', 10),
     researchDeadlineMs: whole(node, 'researchDeadlineMs', 25_000),

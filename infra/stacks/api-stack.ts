@@ -16,7 +16,7 @@ import type { StageConfig } from '../config.js';
 import { ApiFunction, PROJECT_ROOT } from '../constructs/api-function.js';
 import { join } from 'node:path';
 import { METRICS_NAMESPACE, Observability } from '../constructs/observability.js';
-import { WebFront } from '../constructs/web-front.js';
+import { VIEWER_IP_HEADER, WebFront } from '../constructs/web-front.js';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
 import { DASHBOARD_DIST } from '../web.js';
@@ -98,6 +98,10 @@ const ACCESS_LOG_FIELDS = {
   userAgent: '$context.identity.userAgent',
 };
 
+/** Names shared with functions/shared/client-address.ts (infra never imports runtime code; a test checks they agree). */
+export const ORIGIN_SECRET_ENV = 'ORIGIN_SECRET_ARN';
+export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
+
 /** What the authorizer logs (functions/authorizer/api-key.ts) when it refuses key lookups over the per-IP limit. */
 export const AUTHORIZER_RATE_LIMITED_LOG = 'key lookups rate limited';
 
@@ -159,6 +163,13 @@ export class ApiStack extends Stack {
       });
     }
 
+    // CloudFront proves a request came through this stage's distribution with this secret header; the functions trust
+    // CloudFront-Viewer-Address only then, and refuse requests without it (functions/shared/client-address.ts).
+    const originSecret = new Secret(this, 'OriginSecret', {
+      description: `Rivals ${config.stage}: the header CloudFront sends the API (rotate: README "The client's address")`,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+
     // The authorizer reads a key's hash claim, its record and its account (GetItem, BatchGetItem; no index), takes
     // rate-limit tokens per IP, and records lastUsedAt on key records (in account partitions).
     // Its reserved concurrency is its alone: searches and bulk workers can never starve key checks.
@@ -173,7 +184,9 @@ export class ApiStack extends Stack {
       .grantItemUpdates(props.table, [RATE_LIMIT_PARTITION, 'ACCOUNT#']);
     const authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
       handler: authorizerFunction.live,
-      identitySources: [IdentitySource.header(AUTHORIZER.header)],
+      // The origin header is part of the cache key: a denial for a wrong value is never reused for the key itself, and a
+      // request without it (straight to execute-api) is refused by API Gateway before the authorizer runs.
+      identitySources: [IdentitySource.header(AUTHORIZER.header), IdentitySource.header(ORIGIN_VERIFY_HEADER)],
       resultsCacheTtl: Duration.seconds(AUTHORIZER.cacheTtlSeconds),
     });
 
@@ -214,6 +227,7 @@ export class ApiStack extends Stack {
 
     if (config.waf) this.firewall(config.wafRateLimit);
 
+
     const observability = new Observability(this, 'Observability', {
       api: this.api,
       table: props.table,
@@ -225,13 +239,20 @@ export class ApiStack extends Stack {
       monthlyBudgetUsd: config.monthlyBudgetUsd,
     });
     this.deployments(config, { ...this.functions, [AUTHORIZER.id]: authorizerFunction }, observability);
+    for (const fn of [authorizerFunction, ...ROUTES.map((r) => this.functions[r.id]!)]) {
+      fn.addEnvironment(ORIGIN_SECRET_ENV, originSecret.secretArn);
+      originSecret.grantRead(fn);
+    }
     this.web = new WebFront(this, 'Web', {
       api: this.api,
+      origin: { header: ORIGIN_VERIFY_HEADER, secret: originSecret, version: config.originSecretVersion },
       dashboardDir: DASHBOARD_DIR,
       retainData: config.retainData,
       ...(config.domainName ? { domainName: config.domainName, certificateArn: config.certificateArn! } : {}),
     });
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address of the API' });
+    // The API is reached through CloudFront (same origin as the dashboard): its execute-api address refuses requests.
+    new CfnOutput(this, 'ApiUrl', { value: this.web.url, description: 'Base address of the API (append api/v1/...)' });
+    new CfnOutput(this, 'OriginSecretArn', { value: originSecret.secretArn, description: 'The secret CloudFront sends the API (rotation: see the README)' });
     new CfnOutput(this, 'TableName', { value: props.table.tableName, description: 'The single table (for the operator command)' });
     new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn, description: 'SNS topic the alarms notify' });
   }
@@ -317,7 +338,13 @@ export class ApiStack extends Stack {
       defaultAction: { allow: {} },
       visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'rivals-api', sampledRequestsEnabled: true },
       rules: [
-        rule('per-ip-rate', 0, { action: { block: {} }, statement: { rateBasedStatement: { limit: limitPer5Minutes, aggregateKeyType: 'IP' } } }),
+        // Per viewer: behind CloudFront the peer is a CloudFront server, so the rule counts the viewer address that
+        // CloudFront's function writes into X-Viewer-Ip (overwriting any the client sent). Requests without it (straight
+        // to execute-api) are refused by the functions for want of the origin secret.
+        rule('per-ip-rate', 0, {
+          action: { block: {} },
+          statement: { rateBasedStatement: { limit: limitPer5Minutes, aggregateKeyType: 'FORWARDED_IP', forwardedIpConfig: { headerName: VIEWER_IP_HEADER, fallbackBehavior: 'NO_MATCH' } } },
+        }),
         // The common rule set blocks bodies over 8 KB; CSV uploads are up to 5 MB, and the API bounds bodies itself.
         rule('aws-common', 1, {
           overrideAction: { none: {} },

@@ -152,7 +152,7 @@ describe('data safety', () => {
 describe('defects from the review', () => {
   it('grants the providers\' secret by grantRead: a secret named as the README allows matches its full ARN', () => {
     const statements = resources(full.api, 'AWS::IAM::Policy').flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
-    const secretReads = statements.filter((s) => [s.Action].flat().includes('secretsmanager:GetSecretValue'));
+    const secretReads = statements.filter((s) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes('rivals/providers'));
     expect(secretReads).toHaveLength(2); // the search function and the bulk domain worker
     for (const s of secretReads) expect(JSON.stringify(s.Resource)).toContain(':secret:rivals/providers-??????');
   });
@@ -201,5 +201,34 @@ describe('defects from the review', () => {
     );
     const cost = readme.match(/CloudWatch alarms \(\$(\d+(?:\.\d+)?)[):]/);
     expect(Number(cost![1])).toBeCloseTo(metrics * 0.1, 2);
+  });
+});
+
+describe('the client\'s address behind CloudFront', () => {
+  it('sends the origin secret from CloudFront (resolved at deploy, never in the template) and makes it part of the authorizer\'s cache key', () => {
+    const [, distribution] = resources(prod.api, 'AWS::CloudFront::Distribution')[0]!;
+    const apiOrigin = distribution.Properties.DistributionConfig.Origins.find((o: { CustomOriginConfig?: unknown }) => o.CustomOriginConfig);
+    const headers = Object.fromEntries(apiOrigin.OriginCustomHeaders.map((h: { HeaderName: string; HeaderValue: unknown }) => [h.HeaderName, JSON.stringify(h.HeaderValue)]));
+    expect(headers['x-origin-verify']).toMatch(/\{\{resolve:secretsmanager:.*OriginSecret/);
+    expect(headers['x-origin-verify-version']).toBe('"1"');
+    prod.api.hasResourceProperties('AWS::ApiGateway::Authorizer', { IdentitySource: 'method.request.header.X-API-Key,method.request.header.x-origin-verify' });
+    // Every HTTP function and the authorizer know the secret; the workers do not.
+    const withSecret = resources(prod.api, 'AWS::Lambda::Function').filter(([, f]) => f.Properties.Environment?.Variables?.ORIGIN_SECRET_ARN);
+    expect(withSecret).toHaveLength(ROUTES.length + 1);
+    expect(Object.keys(prod.api.findOutputs('*'))).toEqual(expect.arrayContaining(['ApiUrl', 'DashboardUrl', 'OriginSecretArn']));
+    expect(JSON.stringify(prod.api.findOutputs('ApiUrl'))).toContain('Distribution');
+  });
+
+  it('puts the WAF\'s per-IP rule on the viewer address CloudFront\'s function writes, which a client cannot forge', () => {
+    prod.api.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Rules: Match.arrayWith([
+        Match.objectLike({ Name: 'per-ip-rate', Statement: { RateBasedStatement: Match.objectLike({ AggregateKeyType: 'FORWARDED_IP', ForwardedIPConfig: { HeaderName: 'x-viewer-ip', FallbackBehavior: 'NO_MATCH' } }) } }),
+      ]),
+    });
+    const code = resources(prod.api, 'AWS::CloudFront::Function').map(([, f]) => f.Properties.FunctionCode as string).find((c) => c.includes('x-viewer-ip'));
+    expect(code).toContain('event.viewer.ip');
+    const [, distribution] = resources(prod.api, 'AWS::CloudFront::Distribution')[0]!;
+    const api = distribution.Properties.DistributionConfig.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === '/api/*');
+    expect(api.FunctionAssociations).toHaveLength(1);
   });
 });

@@ -87,8 +87,8 @@ describe('api stack', () => {
     api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED' });
   });
 
-  it('authorizes with a REQUEST authorizer on X-API-Key, cached 60 s', () => {
-    api.hasResourceProperties('AWS::ApiGateway::Authorizer', { Type: 'REQUEST', IdentitySource: 'method.request.header.X-API-Key', AuthorizerResultTtlInSeconds: 60 });
+  it('authorizes with a REQUEST authorizer on X-API-Key (and CloudFront\'s origin header), cached 60 s', () => {
+    api.hasResourceProperties('AWS::ApiGateway::Authorizer', { Type: 'REQUEST', IdentitySource: 'method.request.header.X-API-Key,method.request.header.x-origin-verify', AuthorizerResultTtlInSeconds: 60 });
   });
 
   it.each(ROUTES.map((r) => [r.method, r.path, r.auth] as const))('serves %s %s (authorized: %s)', (method, path, auth) => {
@@ -196,7 +196,7 @@ describe('options', { timeout: 120_000 }, () => {
     t.hasResourceProperties('AWS::WAFv2::WebACL', {
       Scope: 'REGIONAL',
       Rules: Match.arrayWith([
-        Match.objectLike({ Statement: { RateBasedStatement: { Limit: 3000, AggregateKeyType: 'IP' } } }),
+        Match.objectLike({ Statement: { RateBasedStatement: Match.objectLike({ Limit: 3000, AggregateKeyType: 'FORWARDED_IP' }) } }),
         Match.objectLike({ Statement: { ManagedRuleGroupStatement: Match.objectLike({ Name: 'AWSManagedRulesCommonRuleSet' }) } }),
       ]),
     });
@@ -229,7 +229,7 @@ describe('options', { timeout: 120_000 }, () => {
 
   it('gives the search function its providers, their secret and one Bedrock model only when providers are on', () => {
     const off = synth({}).api;
-    expect(JSON.stringify(off.findResources('AWS::IAM::Policy'))).not.toMatch(/bedrock|secretsmanager/);
+    expect(JSON.stringify(off.findResources('AWS::IAM::Policy'))).not.toMatch(/bedrock|rivals\/providers/);
     const on = synth({ providers: 'bedrock,openai', bedrockModelId: 'anthropic.claude-3-haiku', providerSecret: 'rivals/providers' }).api;
     // The search function and the bulk worker both research.
     expect(Object.keys(on.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: Match.objectLike({ RIVALS_PROVIDERS: 'bedrock,openai', BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku' }) } } }))).toHaveLength(2);
