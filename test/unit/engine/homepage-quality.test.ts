@@ -6,18 +6,7 @@ import type { HomepageProfile } from '@rivals/core';
 import { KnowledgeBaseEngine } from '@rivals/engine';
 import { loadKnowledgeBase } from '@rivals/kb';
 import { closedPort, fakeDns, html, httpSite, routes, type LocalSite } from '../crawler/local-web.js';
-
-const page = (domain: string, title: string, description: string, headings: string[]): HomepageProfile => ({
-  domain, url: `https://${domain}/`, title, description, headings, organizationName: null, keywords: [], fetchedAt: '2026-01-01T00:00:00Z',
-});
-
-const PAGES = [
-  [page('ledgerly.io', 'Ledgerly | Accounting software for small businesses', 'Send invoices, reconcile bank feeds, track expenses and run reports.', ['Invoicing and bookkeeping in one place']), 'accounting-software', ['intuit.com', 'xero.com']],
-  [page('talentloop.ai', 'TalentLoop, the applicant tracking system for growing teams', 'Post jobs, manage candidates through your hiring pipeline and schedule interviews.', ['Applicant tracking', 'Interview scheduling']), 'applicant-tracking', ['greenhouse.io', 'lever.co']],
-  [page('mealmate.co', 'MealMate: chef-designed meal kits delivered weekly', 'Fresh ingredients and easy recipes delivered to your door; skip or cancel anytime.', ['How it works', 'Menus']), 'meal-kits', ['hellofresh.com', 'blueapron.com']],
-  [page('shipfast.dev', 'Shipfast: deploy frontend apps in seconds', 'Git-push deploys, preview environments, serverless functions and a global edge network for React apps.', ['Preview every pull request']), 'developer-paas', ['vercel.com', 'netlify.com']],
-  [page('petpals.com', 'PetPals: trusted dog walkers and pet sitters near you', 'Book background-checked dog walkers, pet sitters and boarding in your neighborhood.', ['Dog walking', 'Pet sitting']), 'pet-care-marketplaces', ['rover.com']],
-] as const;
+import { ENGLISH_PAGES as PAGES } from './english-pages.js';
 
 const byDomain = new Map<string, HomepageProfile>(PAGES.map(([p]) => [p.domain, p]));
 let engine: KnowledgeBaseEngine;
