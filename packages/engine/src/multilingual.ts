@@ -169,3 +169,22 @@ export function toEnglish(text: string, language: string | null | undefined): st
   }
   return out.join(' ');
 }
+
+/**
+ * Where a language is the language of business (headquarters, ISO 3166-1): a company writing in it most likely sells
+ * there first, and its rivals are often from there too (a Brazilian neobank's are Brazilian).
+ */
+const MARKETS: Readonly<Record<TranslatedLanguage, readonly string[]>> = {
+  de: ['DE', 'AT', 'CH', 'LI', 'LU'],
+  fr: ['FR', 'BE', 'CH', 'LU', 'MC', 'CA', 'MA', 'SN', 'CI', 'TN'],
+  es: ['ES', 'MX', 'AR', 'CO', 'CL', 'PE', 'UY', 'EC', 'VE', 'GT', 'CR', 'PA', 'DO', 'BO', 'PY', 'SV', 'HN', 'NI', 'PR'],
+  pt: ['PT', 'BR', 'AO', 'MZ'],
+  it: ['IT', 'CH', 'SM'],
+  nl: ['NL', 'BE'],
+};
+const marketSets = new Map(TRANSLATED.map((l) => [l, new Set(MARKETS[l])]));
+
+/** The countries where a translated language is spoken in business; null for English, unknown or other languages. */
+export function marketsOf(language: string | null | undefined): ReadonlySet<string> | null {
+  return isTranslated(language) ? marketSets.get(language)! : null;
+}
