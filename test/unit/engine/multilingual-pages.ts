@@ -96,7 +96,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       ['La paie sans stress', 'Bulletins de paie automatiques', 'Gestion des congés et absences', 'Demandez une démo'],
       'Plus de 3 000 entreprises font leur paie avec Payfacile chaque mois.'),
     categories: ['payroll', 'hris-hcm'],
-    rivals: ['payfit.com', 'adp.com'],
+    rivals: ['payfit.com', 'personio.com'],
   },
   {
     domain: 'toitsur.fr',
@@ -228,7 +228,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       ['Folha de pagamento sem erros', 'Controle de ponto', 'Admissão digital', 'Fale com um especialista'],
       'Mais de 5 mil empresas usam a FolhaCerta.'),
     categories: ['payroll', 'hris-hcm', 'workforce-management'],
-    rivals: ['adp.com', 'payfit.com'],
+    rivals: ['adp.com', 'factorialhr.com'],
   },
   // Italian
   {
