@@ -1,5 +1,6 @@
 // Homepage-only targets on the real knowledge base: the engine places a company it has never heard of by what its
-// homepage says and names that market's leaders. The pages are of fictional companies, written for this test.
+// homepage says and names that market's leaders, in English and in six other languages (figures per language:
+// `npm run eval:languages`). The pages are of fictional companies, written for these tests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHomepageReader } from '@rivals/crawler';
 import type { HomepageProfile } from '@rivals/core';
@@ -7,6 +8,8 @@ import { KnowledgeBaseEngine } from '@rivals/engine';
 import { loadKnowledgeBase } from '@rivals/kb';
 import { closedPort, fakeDns, html, httpSite, routes, type LocalSite } from '../crawler/local-web.js';
 import { ENGLISH_PAGES as PAGES } from './english-pages.js';
+import { engineFor, figuresOf, homepageCases, scoreCase, type PageResult } from './language-figures.js';
+import { LANGUAGE_PAGES } from './multilingual-pages.js';
 
 const byDomain = new Map<string, HomepageProfile>(PAGES.map(([p]) => [p.domain, p]));
 let engine: KnowledgeBaseEngine;
@@ -52,6 +55,73 @@ describe('homepage-only target through the real crawler', () => {
       const { targetSource, competitors } = await crawled.research({ domain: 'ledgerly.io', limit: 10, signal: new AbortController().signal });
       expect(targetSource).toBe('homepage');
       expect(competitors.slice(0, 5).map((c) => c.domain)).toEqual(expect.arrayContaining(['intuit.com', 'xero.com']));
+    } finally {
+      await reader.close();
+    }
+  });
+});
+
+describe('homepages in German, French, Spanish, Portuguese, Italian and Dutch', () => {
+  const cases = homepageCases().filter((c) => c.language !== 'en');
+  let results: PageResult[];
+  beforeAll(async () => {
+    const multilingual = engineFor(cases);
+    results = [];
+    for (const c of cases) results.push(await scoreCase(multilingual, c));
+  });
+
+  it('has five pages or more in each language, each recognised as written in it', () => {
+    for (const language of ['de', 'fr', 'es', 'pt', 'it', 'nl']) expect(cases.filter((c) => c.language === language).length).toBeGreaterThanOrEqual(5);
+    expect(results.map((r) => [r.domain, r.detected])).toEqual(results.map((r) => [r.domain, r.language]));
+  });
+
+  it('places each language about as well as English: top-1 category ≥ 0.8 and rivals recall@10 ≥ 0.5 per language', () => {
+    const figures = figuresOf(results);
+    for (const f of figures) {
+      expect({ language: f.language, top1: f.top1 >= 0.8, rivals: f.rivalsRecall >= 0.5 }).toEqual({ language: f.language, top1: true, rivals: true });
+    }
+    const all = figuresOf(results.map((r) => ({ ...r, language: 'all' })))[0]!;
+    expect(all.top1).toBeGreaterThanOrEqual(0.9);
+    expect(all.rivalsRecall).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it('finds a German language school its rivals (the failure that opened the issue)', () => {
+    const school = results.find((r) => r.domain === 'sprachschule-lindenhof.de')!;
+    expect(school.placedIn).toBe('language-learning');
+    expect(school.rivalsFound.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('exposes the language on the profile, judging it from the text for a profile cached without one', () => {
+    const multilingual = engineFor(cases);
+    const school = cases.find((c) => c.page.domain === 'sprachschule-lindenhof.de')!.page;
+    expect(multilingual.homepageProfile(school)?.language).toBe('de');
+    const { language: _, ...cachedBefore } = school;
+    expect(multilingual.homepageProfile(cachedBefore)?.language).toBe('de');
+    expect(multilingual.homepageProfile({ ...school, language: null })?.primaryCategory).not.toBe(multilingual.homepageProfile(school)?.primaryCategory);
+    expect(multilingual.knownProfile('duolingo.com')?.language).toBeNull();
+  });
+});
+
+describe('a German homepage through the real crawler', () => {
+  let site: LocalSite;
+  const school = LANGUAGE_PAGES.find((p) => p.domain === 'sprachschule-lindenhof.de')!;
+  beforeAll(async () => {
+    site = await httpSite(routes({ '/robots.txt': (_, res) => res.writeHead(404).end(), '/': html(school.html) }));
+  });
+  afterAll(() => site?.close());
+
+  it('reads the page as German and names the language schools', async () => {
+    const reader = createHomepageReader({
+      lookup: fakeDns({ [school.domain]: '127.0.0.1' }),
+      ports: { http: site.port, https: await closedPort() },
+      allowPrivateAddresses: true,
+    });
+    try {
+      expect((await reader.read(school.domain, new AbortController().signal))?.language).toBe('de');
+      const crawled = new KnowledgeBaseEngine({ index: loadKnowledgeBase(), homepage: reader });
+      const { targetSource, competitors } = await crawled.research({ domain: school.domain, limit: 10, signal: new AbortController().signal });
+      expect(targetSource).toBe('homepage');
+      expect(competitors.map((c) => c.domain)).toEqual(expect.arrayContaining(['ef.com', 'lingoda.com']));
     } finally {
       await reader.close();
     }
