@@ -1,15 +1,24 @@
 // `npm run eval:languages`: how well the engine places homepages by language, on the homepage quality tests' fixture
-// pages (English, German, French, Spanish, Portuguese, Italian, Dutch): top-1 category accuracy, rivals recall among
-// the first ten, and the CPU the engine spends profiling a page. Pass --verbose for every page.
-import { engineFor, figuresOf, homepageCases, scoreCase } from '../test/unit/engine/language-figures.js';
+// pages (English, German, French, Spanish, Portuguese, Italian, Dutch): top-1 category accuracy and rivals recall among
+// the first ten, per language and for the same companies' pages written in English (their twins), and the CPU the
+// engine spends profiling a page. Pass --verbose for every page.
+import { engineFor, figuresOf, homepageCases, scoreCase, type HomepageCase, type PageResult } from '../test/unit/engine/language-figures.js';
 
 const verbose = process.argv.includes('--verbose');
-const cases = homepageCases();
-const engine = engineFor(cases);
+const cases = homepageCases({ twins: true });
+const scoreWith = async (list: HomepageCase[]) => {
+  const engine = engineFor(list);
+  const out: PageResult[] = [];
+  for (const c of list) out.push(await scoreCase(engine, c));
+  return out;
+};
+// Twins share their page's domain, so they are scored by an engine of their own.
+const twins = await scoreWith(cases.filter((c) => c.language.startsWith('en-')));
+const engine = engineFor(cases.filter((c) => !c.language.startsWith('en-')));
 engine.homepageProfile(cases[0]!.page); // warm-up: entry vectors are built on first use
 
-const results = [];
-for (const c of cases) {
+const results: PageResult[] = [];
+for (const c of cases.filter((x) => !x.language.startsWith('en-'))) {
   const r = await scoreCase(engine, c);
   results.push(r);
   if (verbose || !r.placed || r.rivalsMissed.length) {
@@ -26,6 +35,19 @@ for (const c of cases) {
 }
 times.sort((a, b) => a - b);
 
-console.log('\n| language | pages | top-1 category | rivals recall@10 |\n| --- | --- | --- | --- |');
-for (const f of figuresOf(results)) console.log(`| ${f.language} | ${f.pages} | ${f.top1.toFixed(2)} | ${f.rivalsRecall.toFixed(2)} |`);
+for (const r of twins) {
+  if (verbose || !r.placed || r.rivalsMissed.length) console.log(`${r.language} ${r.domain.padEnd(30)} placed=${r.placedIn}${r.placed ? '' : ' (wrong)'} rivals ${r.rivalsFound.length}/${r.rivalsFound.length + r.rivalsMissed.length}`);
+}
+
+const twinFigures = new Map(figuresOf(twins).map((f) => [f.language.slice(3), f]));
+const fmt = (n: number | undefined) => (n === undefined ? '–' : n.toFixed(2));
+console.log('\n| language | pages | top-1 category | rivals recall@10 | same pages in English: top-1 | rivals recall@10 |\n| --- | --- | --- | --- | --- | --- |');
+for (const f of figuresOf(results)) {
+  const twin = twinFigures.get(f.language);
+  console.log(`| ${f.language} | ${f.pages} | ${fmt(f.top1)} | ${fmt(f.rivalsRecall)} | ${fmt(twin?.top1)} | ${fmt(twin?.rivalsRecall)} |`);
+}
+const all = (rows: PageResult[]) => figuresOf(rows.map((r) => ({ ...r, language: 'all' })))[0]!;
+const native = all(results.filter((r) => r.language !== 'en'));
+const english = all(twins);
+console.log(`| all six | ${native.pages} | ${fmt(native.top1)} | ${fmt(native.rivalsRecall)} | ${fmt(english.top1)} | ${fmt(english.rivalsRecall)} |`);
 console.log(`\nprofiling a homepage: median ${times[times.length >> 1]!.toFixed(1)} ms CPU, max ${times[times.length - 1]!.toFixed(1)} ms (${cases.length} pages)`);

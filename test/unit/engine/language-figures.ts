@@ -41,8 +41,11 @@ export function crawledProfile(domain: string, html: string): HomepageProfile {
   return { domain, url: `https://${domain}/`, ...extractFacts(Buffer.from(html)), fetchedAt: '2026-11-28T00:00:00Z' };
 }
 
-/** Every fixture homepage: the English ones of the other homepage tests, then the six other languages. */
-export function homepageCases(): HomepageCase[] {
+/**
+ * Every fixture homepage: the English ones of the other homepage tests, then the six other languages. With `twins`, the
+ * English twin of each page in another language follows too, under the language `en-de`, `en-fr`...
+ */
+export function homepageCases({ twins = false } = {}): HomepageCase[] {
   const english: HomepageCase[] = [
     ...ENGLISH_PAGES.map(([page, category, leaders]) => ({ language: 'en', page, categories: [category], rivals: leaders })),
     ...NON_SOFTWARE_PAGES.map(([domain, title, description, headings]) => ({
@@ -53,7 +56,13 @@ export function homepageCases(): HomepageCase[] {
     })),
   ];
   const others = LANGUAGE_PAGES.map((p) => ({ language: p.language, page: crawledProfile(p.domain, p.html), categories: p.categories, rivals: p.rivals }));
-  return [...english, ...others];
+  const twinCases = LANGUAGE_PAGES.map((p) => ({
+    language: `en-${p.language}`,
+    page: { domain: p.domain, url: `https://${p.domain}/`, ...p.english, organizationName: null, keywords: [], fetchedAt: '2026-11-28T00:00:00Z', language: 'en' },
+    categories: p.categories,
+    rivals: p.rivals,
+  }));
+  return [...english, ...others, ...(twins ? twinCases : [])];
 }
 
 /** An engine on the real knowledge base whose homepage reader serves the given pages. */
