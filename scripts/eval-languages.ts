@@ -39,15 +39,18 @@ for (const r of twins) {
   if (verbose || !r.placed || r.rivalsMissed.length) console.log(`${r.language} ${r.domain.padEnd(30)} placed=${r.placedIn}${r.placed ? '' : ' (wrong)'} rivals ${r.rivalsFound.length}/${r.rivalsFound.length + r.rivalsMissed.length}`);
 }
 
-const twinFigures = new Map(figuresOf(twins).map((f) => [f.language.slice(3), f]));
 const fmt = (n: number | undefined) => (n === undefined ? '–' : n.toFixed(2));
-console.log('\n| language | pages | top-1 category | rivals recall@10 | same pages in English: top-1 | rivals recall@10 |\n| --- | --- | --- | --- | --- | --- |');
-for (const f of figuresOf(results)) {
-  const twin = twinFigures.get(f.language);
-  console.log(`| ${f.language} | ${f.pages} | ${fmt(f.top1)} | ${fmt(f.rivalsRecall)} | ${fmt(twin?.top1)} | ${fmt(twin?.rivalsRecall)} |`);
+const all = (rows: PageResult[]) => figuresOf(rows.map((r) => ({ ...r, language: 'all six' })));
+/** One table: each language's pages, then the same pages in English. */
+function table(title: string, mine: PageResult[], theirs: PageResult[]) {
+  const twinFigures = new Map(figuresOf(theirs).map((f) => [f.language.slice(3), f]));
+  console.log(`\n${title}\n\n| language | pages | top-1 category | rivals recall@10 | same pages in English: top-1 | rivals recall@10 |\n| --- | --- | --- | --- | --- | --- |`);
+  for (const f of [...figuresOf(mine), ...all(mine.filter((r) => r.language !== 'en'))]) {
+    const twin = f.language === 'all six' ? all(theirs)[0] : twinFigures.get(f.language);
+    console.log(`| ${f.language} | ${f.pages} | ${fmt(f.top1)} | ${fmt(f.rivalsRecall)} | ${fmt(twin?.top1)} | ${fmt(twin?.rivalsRecall)} |`);
+  }
 }
-const all = (rows: PageResult[]) => figuresOf(rows.map((r) => ({ ...r, language: 'all' })))[0]!;
-const native = all(results.filter((r) => r.language !== 'en'));
-const english = all(twins);
-console.log(`| all six | ${native.pages} | ${fmt(native.top1)} | ${fmt(native.rivalsRecall)} | ${fmt(english.top1)} | ${fmt(english.rivalsRecall)} |`);
+table('Fixture pages (the lexicon was written with them in view)', results.filter((r) => !r.heldOut), twins.filter((r) => !r.heldOut));
+table('Held-out pages (written after the lexicon, never used to tune it)', results.filter((r) => r.heldOut), twins.filter((r) => r.heldOut));
+
 console.log(`\nprofiling a homepage: median ${times[times.length >> 1]!.toFixed(1)} ms CPU, max ${times[times.length - 1]!.toFixed(1)} ms (${cases.length} pages)`);

@@ -17,11 +17,14 @@ export interface HomepageCase {
   page: HomepageProfile;
   categories: readonly string[];
   rivals: readonly string[];
+  /** A page the lexicon was not tuned on. */
+  heldOut?: boolean;
 }
 
 export interface PageResult {
   domain: string;
   language: string;
+  heldOut: boolean;
   detected: string | null | undefined;
   placedIn: string | null;
   placed: boolean;
@@ -55,12 +58,13 @@ export function homepageCases({ twins = false } = {}): HomepageCase[] {
       rivals: NON_SOFTWARE_EXPECTED[domain]!.leaders,
     })),
   ];
-  const others = LANGUAGE_PAGES.map((p) => ({ language: p.language, page: crawledProfile(p.domain, p.html), categories: p.categories, rivals: p.rivals }));
+  const others = LANGUAGE_PAGES.map((p) => ({ language: p.language, page: crawledProfile(p.domain, p.html), categories: p.categories, rivals: p.rivals, heldOut: p.heldOut === true }));
   const twinCases = LANGUAGE_PAGES.map((p) => ({
     language: `en-${p.language}`,
     page: { domain: p.domain, url: `https://${p.domain}/`, ...p.english, organizationName: null, keywords: [], fetchedAt: '2026-11-28T00:00:00Z', language: 'en' },
     categories: p.categories,
     rivals: p.rivals,
+    heldOut: p.heldOut === true,
   }));
   return [...english, ...others, ...(twins ? twinCases : [])];
 }
@@ -79,6 +83,7 @@ export async function scoreCase(engine: KnowledgeBaseEngine, c: HomepageCase): P
   return {
     domain: c.page.domain,
     language: c.language,
+    heldOut: c.heldOut === true,
     detected: c.page.language,
     placedIn,
     placed: placedIn !== null && c.categories.includes(placedIn),
