@@ -71,18 +71,25 @@ describe('homepages in German, French, Spanish, Portuguese, Italian and Dutch', 
   });
 
   it('has five pages or more in each language, each recognised as written in it', () => {
-    for (const language of ['de', 'fr', 'es', 'pt', 'it', 'nl']) expect(cases.filter((c) => c.language === language).length).toBeGreaterThanOrEqual(5);
+    for (const language of ['de', 'fr', 'es', 'pt', 'it', 'nl']) expect(cases.filter((c) => c.language === language && !c.heldOut).length).toBeGreaterThanOrEqual(5);
     expect(results.map((r) => [r.domain, r.detected])).toEqual(results.map((r) => [r.domain, r.language]));
   });
 
   it('places each language about as well as English: top-1 category ≥ 0.8 and rivals recall@10 ≥ 0.5 per language', () => {
-    const figures = figuresOf(results);
-    for (const f of figures) {
+    const tuned = results.filter((r) => !r.heldOut);
+    for (const f of figuresOf(tuned)) {
       expect({ language: f.language, top1: f.top1 >= 0.8, rivals: f.rivalsRecall >= 0.5 }).toEqual({ language: f.language, top1: true, rivals: true });
     }
-    const all = figuresOf(results.map((r) => ({ ...r, language: 'all' })))[0]!;
+    const all = figuresOf(tuned.map((r) => ({ ...r, language: 'all' })))[0]!;
     expect(all.top1).toBeGreaterThanOrEqual(0.9);
     expect(all.rivalsRecall).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it('places pages the lexicon was not tuned on nearly as well (held out: top-1 ≥ 0.75, rivals recall@10 ≥ 0.5)', () => {
+    const heldOut = figuresOf(results.filter((r) => r.heldOut).map((r) => ({ ...r, language: 'all' })))[0]!;
+    expect(heldOut.pages).toBeGreaterThanOrEqual(12);
+    expect(heldOut.top1).toBeGreaterThanOrEqual(0.75);
+    expect(heldOut.rivalsRecall).toBeGreaterThanOrEqual(0.5);
   });
 
   it('finds a German language school its rivals (the failure that opened the issue)', () => {
