@@ -10,9 +10,13 @@ const TRANSLATED = ['de', 'fr', 'es', 'pt', 'it', 'nl'] as const;
 type TranslatedLanguage = (typeof TRANSLATED)[number];
 const isTranslated = (language: string | null | undefined): language is TranslatedLanguage => (TRANSLATED as readonly string[]).includes(language ?? '');
 
-/** Compounds are looked for in these languages, in words at least this long, split into parts at least this long. */
+/**
+ * Compounds are looked for in these languages, in words of this many characters (longer ones are no real compound, and
+ * splitting costs the square of the length), split into parts at least this long.
+ */
 const COMPOUNDING = new Set<TranslatedLanguage>(['de', 'nl']);
 const MIN_COMPOUND_CHARS = 7;
+const MAX_COMPOUND_CHARS = 40;
 const MIN_PART_CHARS = 3;
 /** What is left of an elided article or preposition once apostrophes split words (l'école, dell'azienda, d'água). */
 const ELISIONS = ['a', 'd', 'l', 'c', 'j', 'n', 's', 'qu', 'dell', 'nell', 'all', 'sull', 'dall', 'un'];
@@ -108,7 +112,7 @@ function lexiconOf(language: TranslatedLanguage): LanguageLexicon {
 function wordEnglish(stemmed: string, word: string, language: TranslatedLanguage, lexicon: LanguageLexicon): string | null {
   const direct = lexicon.words.get(stemmed) ?? lexicon.words.get(word);
   if (direct) return direct;
-  if (!COMPOUNDING.has(language) || word.length < MIN_COMPOUND_CHARS) return null;
+  if (!COMPOUNDING.has(language) || word.length < MIN_COMPOUND_CHARS || word.length > MAX_COMPOUND_CHARS) return null;
   let english = lexicon.cache.get(word);
   if (english === undefined) {
     english = splitCompound(word, language, lexicon, 0);
