@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHomepageReader } from '@rivals/crawler';
 import type { HomepageProfile } from '@rivals/core';
-import { KnowledgeBaseEngine } from '@rivals/engine';
+import { KnowledgeBaseEngine, Ranker } from '@rivals/engine';
 import { loadKnowledgeBase } from '@rivals/kb';
 import { closedPort, fakeDns, html, httpSite, routes, type LocalSite } from '../crawler/local-web.js';
 import { ENGLISH_PAGES as PAGES } from './english-pages.js';
@@ -106,6 +106,20 @@ describe('homepages in German, French, Spanish, Portuguese, Italian and Dutch', 
     expect(multilingual.homepageProfile(cachedBefore)?.language).toBe('de');
     expect(multilingual.homepageProfile({ ...school, language: null })?.primaryCategory).not.toBe(multilingual.homepageProfile(school)?.primaryCategory);
     expect(multilingual.knownProfile('duolingo.com')?.language).toBeNull();
+  });
+});
+
+describe('home market', () => {
+  it('ranks rivals from where the page\'s language is spoken higher, and changes nothing for a page of no translated language', () => {
+    const cases = homepageCases().filter((c) => c.page.domain === 'bancoaurora.com.br');
+    const engine = engineFor(cases);
+    const ranker = new Ranker(engine.model);
+    const profile = engine.homepageProfile(cases[0]!.page)!;
+    expect(profile.language).toBe('pt');
+    const brazilian = (language: string | null) =>
+      ranker.rank({ ...profile, language }, { limit: 10 }).filter((c) => engine.model.entity(engine.model.resolve(c.domain)!).hq === 'BR').length;
+    expect(brazilian('pt')).toBeGreaterThan(brazilian(null));
+    expect(ranker.rank({ ...profile, language: 'en' }, { limit: 25 })).toEqual(ranker.rank({ ...profile, language: null }, { limit: 25 }));
   });
 });
 
