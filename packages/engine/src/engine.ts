@@ -4,7 +4,7 @@ import type { CompetitorType } from '@rivals/contracts';
 import { detectLanguage, normalizeDomain, registrableDomain, type HomepageProfile, type HomepageReader, type ProfileCache, type ResearchedCompetitor, type ResearchEngine, type ResearchOutcome, type ResearchRequest } from '@rivals/core';
 import { loadKnowledgeBase, type KbIndex } from '@rivals/kb';
 import { KnowledgeModel } from './model.js';
-import { toEnglish } from './multilingual.js';
+import { languageByLexicon, toEnglish } from './multilingual.js';
 import type { TargetProfile } from './profile.js';
 import { Ranker, type ExternalSignal } from './ranker.js';
 import { cosine } from './text.js';
@@ -200,8 +200,9 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     // The title is where a company says what it is; it counts twice, like the description it sums up.
     const text = [page.title, page.title, page.description, page.description, ...page.headings, ...page.keywords].join(' ');
     // A page in German, French, Spanish, Portuguese, Italian or Dutch is read in the knowledge base's English. The
-    // crawler names the language; a profile cached before it did is judged from its text here.
-    const language = page.language !== undefined ? page.language : detectLanguage(text);
+    // crawler names the language; a profile cached before it did is judged from its text here, and a page too short
+    // for either by the lexicon language that knows its words.
+    const language = (page.language !== undefined ? page.language : detectLanguage(text)) ?? languageByLexicon(text);
     const vector = this.model.text.vectorize(this.model.text.termIds(toEnglish(text, language)));
     if (vector.size === 0) return null;
     const scores = new Map<number, number>();

@@ -144,6 +144,35 @@ function splitCompound(word: string, language: TranslatedLanguage, lexicon: Lang
   return null;
 }
 
+/** A short text names its language by its vocabulary when at least this many words are of one language's lexicon. */
+const MIN_LEXICON_WORDS = 2;
+
+/**
+ * The translated language whose lexicon knows the most words of a text (words spelt as their English, like
+ * "software", say nothing; a compound of known words counts as two), or null unless it knows at least two and twice
+ * as many as any other. For pages too short
+ * for their function words to tell (a title and two headings, no `lang`).
+ */
+export function languageByLexicon(text: string): TranslatedLanguage | null {
+  const words = [...new Set(foldWords(text))].filter((w) => w.length > 3);
+  const counts = TRANSLATED.map((language) => {
+    const lexicon = lexiconOf(language);
+    let known = 0;
+    for (const w of words) {
+      const stemmed = lightStem(w, language);
+      const english = wordEnglish(stemmed, w, language, lexicon);
+      if (english === null || english.split(' ').includes(w)) continue;
+      // A compound of known words (Sprachschule) is two words of the language.
+      known += lexicon.words.has(stemmed) || lexicon.words.has(w) ? 1 : 2;
+    }
+    return known;
+  });
+  const best = Math.max(...counts);
+  const n = counts.indexOf(best);
+  const second = Math.max(...counts.filter((_, i) => i !== n));
+  return best >= MIN_LEXICON_WORDS && best >= 2 * second ? TRANSLATED[n]! : null;
+}
+
 /**
  * A page's text in the knowledge base's English, when it is written in one of the six translated languages; any other
  * text is returned as it is. Linear in the text (phrases of up to four words, compounds of bounded length).

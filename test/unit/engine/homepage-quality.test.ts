@@ -104,7 +104,12 @@ describe('homepages in German, French, Spanish, Portuguese, Italian and Dutch', 
     expect(multilingual.homepageProfile(school)?.language).toBe('de');
     const { language: _, ...cachedBefore } = school;
     expect(multilingual.homepageProfile(cachedBefore)?.language).toBe('de');
-    expect(multilingual.homepageProfile({ ...school, language: null })?.primaryCategory).not.toBe(multilingual.homepageProfile(school)?.primaryCategory);
+    // Read as English, the German page lands elsewhere: the translation is what places it.
+    expect(multilingual.homepageProfile({ ...school, language: 'en' })?.primaryCategory).not.toBe(multilingual.homepageProfile(school)?.primaryCategory);
+    // Too short for its function words and without a lang attribute, a page is known by its vocabulary.
+    const short = { ...school, title: 'Sprachschule Lindenhof', description: '', headings: ['Deutschkurse und Englischkurse'], language: null };
+    expect(multilingual.homepageProfile(short)?.language).toBe('de');
+    expect(multilingual.model.index.categories[multilingual.homepageProfile(short)!.primaryCategory!]!.id).toBe('language-learning');
     expect(multilingual.knownProfile('duolingo.com')?.language).toBeNull();
   });
 });

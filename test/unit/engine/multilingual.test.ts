@@ -1,7 +1,7 @@
 // Reading a page in German, French, Spanish, Portuguese, Italian or Dutch in the knowledge base's English
 // (engine/multilingual.ts): accents folded, light stems, phrases, compounds, stop words, and nothing done to English.
 import { describe, expect, it } from 'vitest';
-import { foldWords, lightStem, marketsOf, toEnglish } from '../../../packages/engine/src/multilingual.js';
+import { foldWords, languageByLexicon, lightStem, marketsOf, toEnglish } from '../../../packages/engine/src/multilingual.js';
 
 describe('toEnglish', () => {
   it('translates business words of each language, whatever their accents and plural', () => {
@@ -56,6 +56,21 @@ describe('folding and stemming', () => {
     expect(lightStem('solucoes', 'pt')).toBe(lightStem('solucao', 'pt'));
     expect(lightStem('scholen', 'nl')).toBe(lightStem('school', 'nl'));
     expect(lightStem('banche', 'it')).toBe(lightStem('banca', 'it'));
+  });
+});
+
+describe('language by vocabulary', () => {
+  it('names the language of a short text by the words its lexicon knows', () => {
+    expect(languageByLexicon('Sprachschule Berlin')).toBe('de');
+    expect(languageByLexicon('Boulangerie Dupont – pains et pâtisseries')).toBe('fr');
+    expect(languageByLexicon('Fietsenwinkel De Spaak')).toBe('nl');
+  });
+
+  it('names none for English, for words shared by several languages, or for one word', () => {
+    expect(languageByLexicon('Accounting software for small business')).toBeNull();
+    expect(languageByLexicon('Hotel booking platform')).toBeNull();
+    expect(languageByLexicon('Clínica dental Sonrisa')).toBeNull();
+    expect(languageByLexicon('Bäckerei Schmidt')).toBeNull();
   });
 });
 
