@@ -41,7 +41,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Seit 1994 unterrichten wir Menschen aus über 60 Ländern. Starten Sie jeden Montag in einen Intensivkurs.'),
     categories: ['language-learning', 'tutoring'],
     rivals: ['berlitz.com', 'ef.com', 'lingoda.com'],
-    english: { title: "Lindenhof Language School Munich | German courses, English courses and corporate training", description: "German as a foreign language, English, Spanish and French: language courses in small groups and one-to-one lessons with native-speaking teachers, in Munich or online. Exam preparation for telc and TestDaF.", headings: ["Learn languages in Munich", "German courses for adults", "Language training for companies", "Take the placement test"] },
+    english: { title: 'Lindenhof Language School Munich | German courses, English courses and corporate training', description: 'German as a foreign language, English, Spanish and French: language courses in small groups and one-to-one lessons with native-speaking teachers, in Munich or online. Exam preparation for telc and TestDaF.', headings: ['Learn languages in Munich', 'German courses for adults', 'Language training for companies', 'Take the placement test'] },
   },
   {
     domain: 'belegfix.de',
@@ -52,7 +52,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Über 20.000 Selbstständige, Freiberufler und kleine Betriebe erledigen ihre Buchhaltung mit Belegfix. 30 Tage kostenlos testen.'),
     categories: ['accounting-software'],
     rivals: ['sevdesk.de', 'datev.de', 'xero.com'],
-    english: { title: "Belegfix – accounting software for the self-employed and small businesses", description: "Write invoices, digitise receipts, connect bank accounts and send your VAT return straight to the tax office. Compliant, with an export for your tax adviser.", headings: ["Bookkeeping that does itself", "Quotes and invoices in minutes", "Automatic receipt capture", "Access for tax advisers"] },
+    english: { title: 'Belegfix – accounting software for the self-employed and small businesses', description: 'Write invoices, digitise receipts, connect bank accounts and send your VAT return straight to the tax office. Compliant, with an export for your tax adviser.', headings: ['Bookkeeping that does itself', 'Quotes and invoices in minutes', 'Automatic receipt capture', 'Access for tax advisers'] },
   },
   {
     domain: 'kraftwerk-fitness.de',
@@ -63,7 +63,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Probetraining vereinbaren und eine Woche kostenlos trainieren.'),
     categories: ['gyms-fitness-clubs'],
     rivals: ['mcfit.com', 'basic-fit.com'],
-    english: { title: "KraftWerk Fitness – gyms all over Germany from €24.99 a month", description: "Train around the clock in over 40 gyms: modern equipment, class rooms, sauna and personal training plans. No joining fee, cancel monthly.", headings: ["Your gym nearby", "Membership without a long term", "Classes and personal training", "Find a gym"] },
+    english: { title: 'KraftWerk Fitness – gyms all over Germany from €24.99 a month', description: 'Train around the clock in over 40 gyms: modern equipment, class rooms, sauna and personal training plans. No joining fee, cancel monthly.', headings: ['Your gym nearby', 'Membership without a long term', 'Classes and personal training', 'Find a gym'] },
   },
   {
     domain: 'klangwerk-hoerakustik.de',
@@ -74,7 +74,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'In unseren vier Fachgeschäften beraten Sie erfahrene Hörakustikmeister.'),
     categories: ['hearing-aids'],
     rivals: ['amplifon.com', 'sonova.com'],
-    english: { title: "Klangwerk Hearing Care Hamburg – hearing aids and a free hearing test", description: "Your hearing care professional in Hamburg: hearing aids from every maker, a free hearing test, fitting and service, hearing protection and advice on tinnitus.", headings: ["Better hearing starts here", "Hearing aids at no extra cost", "Free hearing test", "Book an appointment"] },
+    english: { title: 'Klangwerk Hearing Care Hamburg – hearing aids and a free hearing test', description: 'Your hearing care professional in Hamburg: hearing aids from every maker, a free hearing test, fitting and service, hearing protection and advice on tinnitus.', headings: ['Better hearing starts here', 'Hearing aids at no extra cost', 'Free hearing test', 'Book an appointment'] },
   },
   {
     domain: 'kuestenliebe-ferienhaus.de',
@@ -85,7 +85,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Ob Sylt, Rügen oder die Lübecker Bucht: finden Sie Ihre Unterkunft für den nächsten Urlaub.'),
     categories: ['vacation-rentals'],
     rivals: ['airbnb.com', 'vrbo.com', 'holidu.com'],
-    english: { title: "Küstenliebe – holiday apartments and holiday homes on the North Sea and Baltic coast", description: "Over 2,000 holiday apartments and holiday homes right on the coast: checked hosts, reviews from real guests, book and pay safely online.", headings: ["Holidays on the coast", "Holiday homes with a dog", "Last-minute deals", "Rent out your holiday apartment"] },
+    english: { title: 'Küstenliebe – holiday apartments and holiday homes on the North Sea and Baltic coast', description: 'Over 2,000 holiday apartments and holiday homes right on the coast: checked hosts, reviews from real guests, book and pay safely online.', headings: ['Holidays on the coast', 'Holiday homes with a dog', 'Last-minute deals', 'Rent out your holiday apartment'] },
   },
   // French
   {
@@ -97,7 +97,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Nos formateurs natifs vous accompagnent du niveau débutant au niveau avancé.'),
     categories: ['language-learning', 'tutoring'],
     rivals: ['berlitz.com', 'ef.com'],
-    english: { title: "Lingua Forum Lyon – language school: English, Spanish, French as a foreign language", description: "English, Spanish and French as a foreign language courses for adults and companies, in small groups or private lessons, in Lyon or by video. TOEIC and DELF preparation.", headings: ["Learn a language in Lyon", "English courses for adults", "Language training for companies", "Test your level"] },
+    english: { title: 'Lingua Forum Lyon – language school: English, Spanish, French as a foreign language', description: 'English, Spanish and French as a foreign language courses for adults and companies, in small groups or private lessons, in Lyon or by video. TOEIC and DELF preparation.', headings: ['Learn a language in Lyon', 'English courses for adults', 'Language training for companies', 'Test your level'] },
   },
   {
     domain: 'payfacile.fr',
@@ -108,7 +108,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Plus de 3 000 entreprises font leur paie avec Payfacile chaque mois.'),
     categories: ['payroll', 'hris-hcm'],
     rivals: ['payfit.com', 'personio.com'],
-    english: { title: "Payfacile – payroll and HR software for SMEs", description: "Produce payslips, file your payroll returns, and manage your employees' leave, absences and expense reports in one online software.", headings: ["Payroll without stress", "Automatic payslips", "Leave and absence management", "Request a demo"] },
+    english: { title: 'Payfacile – payroll and HR software for SMEs', description: "Produce payslips, file your payroll returns, and manage your employees' leave, absences and expense reports in one online software.", headings: ['Payroll without stress', 'Automatic payslips', 'Leave and absence management', 'Request a demo'] },
   },
   {
     domain: 'toitsur.fr',
@@ -119,7 +119,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       "Votre devis d'assurance en ligne, sans paperasse."),
     categories: ['insurtech', 'property-casualty-insurers'],
     rivals: ['lemonade.com', 'axa.com'],
-    english: { title: "Toitsûr – online home insurance for renters and homeowners", description: "Insure your apartment or house in two minutes, with no fees and cancel anytime. Report a claim from the app and get paid quickly.", headings: ["Simple home insurance", "Renters insurance", "Homeowners insurance", "Report a claim"] },
+    english: { title: 'Toitsûr – online home insurance for renters and homeowners', description: 'Insure your apartment or house in two minutes, with no fees and cancel anytime. Report a claim from the app and get paid quickly.', headings: ['Simple home insurance', 'Renters insurance', 'Homeowners insurance', 'Report a claim'] },
   },
   {
     domain: 'roulezmalin.fr',
@@ -130,7 +130,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Retrait rapide au comptoir ou avec votre smartphone.'),
     categories: ['car-rental'],
     rivals: ['europcar.com', 'sixt.com', 'hertz.com'],
-    english: { title: "RoulezMalin – cheap car and van rental", description: "Rent a car at the station, the airport or in town anywhere in France: city cars, SUVs, people carriers and vans, unlimited mileage and free cancellation.", headings: ["Car rental at the best price", "Van rental", "Our branches", "Book online"] },
+    english: { title: 'RoulezMalin – cheap car and van rental', description: 'Rent a car at the station, the airport or in town anywhere in France: city cars, SUVs, people carriers and vans, unlimited mileage and free cancellation.', headings: ['Car rental at the best price', 'Van rental', 'Our branches', 'Book online'] },
   },
   {
     domain: 'recrutor.fr',
@@ -141,7 +141,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Le logiciel de recrutement choisi par plus de 900 entreprises.'),
     categories: ['applicant-tracking', 'recruiting-software'],
     rivals: ['teamtailor.com', 'workable.com', 'greenhouse.io'],
-    english: { title: "Recrutor – recruiting software (ATS) for HR teams", description: "Post your job ads to job boards in one click, track applications in a shared pipeline, schedule interviews and assess candidates as a team.", headings: ["Hire faster", "Job ad multiposting", "Candidate tracking", "Employer brand and careers page"] },
+    english: { title: 'Recrutor – recruiting software (ATS) for HR teams', description: 'Post your job ads to job boards in one click, track applications in a shared pipeline, schedule interviews and assess candidates as a team.', headings: ['Hire faster', 'Job ad multiposting', 'Candidate tracking', 'Employer brand and careers page'] },
   },
   // Spanish
   {
@@ -153,7 +153,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Más de 25 años enseñando idiomas en el centro de Madrid.'),
     categories: ['language-learning', 'tutoring'],
     rivals: ['berlitz.com', 'ef.com', 'openenglish.com'],
-    english: { title: "Academia Cervantina Madrid | Language school: English, German and French", description: "English, German and French courses for children, adults and companies, in small groups or private lessons, in person in Madrid or online. Preparation for official Cambridge exams.", headings: ["Learn languages with native teachers", "English courses for adults", "Language training for companies", "Take the level test"] },
+    english: { title: 'Academia Cervantina Madrid | Language school: English, German and French', description: 'English, German and French courses for children, adults and companies, in small groups or private lessons, in person in Madrid or online. Preparation for official Cambridge exams.', headings: ['Learn languages with native teachers', 'English courses for adults', 'Language training for companies', 'Take the level test'] },
   },
   {
     domain: 'facturaya.es',
@@ -164,7 +164,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Pruébalo gratis durante 14 días, sin tarjeta.'),
     categories: ['accounting-software'],
     rivals: ['holded.com', 'sage.com', 'xero.com'],
-    english: { title: "FacturaYa – invoicing and accounting software for freelancers and SMEs", description: "Create invoices and quotes, track expenses and payments, reconcile your bank accounts and file quarterly taxes. Verifactu compatible.", headings: ["Your accounts, up to date", "Invoices in seconds", "Expenses and payments under control", "Access for your accountant"] },
+    english: { title: 'FacturaYa – invoicing and accounting software for freelancers and SMEs', description: 'Create invoices and quotes, track expenses and payments, reconcile your bank accounts and file quarterly taxes. Verifactu compatible.', headings: ['Your accounts, up to date', 'Invoices in seconds', 'Expenses and payments under control', 'Access for your accountant'] },
   },
   {
     domain: 'rumbosviajes.es',
@@ -175,7 +175,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Más de 500 aerolíneas y un millón de hoteles en todo el mundo.'),
     categories: ['online-travel-agencies', 'travel-metasearch'],
     rivals: ['edreams.com', 'booking.com', 'expedia.com'],
-    english: { title: "Rumbos – online travel agency: flights, hotels and cheap holidays", description: "Compare and book flights, hotels, flight and hotel packages and weekend getaways at the best price, with customer service in Spanish.", headings: ["Your next holiday", "Cheap flights", "Hotels", "Flight + hotel"] },
+    english: { title: 'Rumbos – online travel agency: flights, hotels and cheap holidays', description: 'Compare and book flights, hotels, flight and hotel packages and weekend getaways at the best price, with customer service in Spanish.', headings: ['Your next holiday', 'Cheap flights', 'Hotels', 'Flight + hotel'] },
   },
   {
     domain: 'comeencasa.es',
@@ -186,7 +186,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Disponible en Madrid, Barcelona, Valencia y Sevilla.'),
     categories: ['food-delivery'],
     rivals: ['glovoapp.com', 'justeattakeaway.com', 'deliveroo.com'],
-    english: { title: "ComeEnCasa – food delivery from your favourite restaurants", description: "Order food delivery from more than 8,000 restaurants: pizza, burgers, sushi and much more, delivered in 30 minutes with real-time rider tracking.", headings: ["Order your food delivery", "Restaurants near you", "Become a rider", "Register your restaurant"] },
+    english: { title: 'ComeEnCasa – food delivery from your favourite restaurants', description: 'Order food delivery from more than 8,000 restaurants: pizza, burgers, sushi and much more, delivered in 30 minutes with real-time rider tracking.', headings: ['Order your food delivery', 'Restaurants near you', 'Become a rider', 'Register your restaurant'] },
   },
   {
     domain: 'gimnasiosvitaly.es',
@@ -197,7 +197,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Más de 30 centros deportivos en toda España.'),
     categories: ['gyms-fitness-clubs'],
     rivals: ['basic-fit.com', 'planetfitness.com'],
-    english: { title: "Vitaly Gyms – your low-cost gym from €24.90 a month", description: "Train in our gyms with a weights room, cardio area and group classes included. No joining fee or minimum term, open from 6 am to midnight.", headings: ["Find your gym", "Group classes", "Personal training", "Become a member"] },
+    english: { title: 'Vitaly Gyms – your low-cost gym from €24.90 a month', description: 'Train in our gyms with a weights room, cardio area and group classes included. No joining fee or minimum term, open from 6 am to midnight.', headings: ['Find your gym', 'Group classes', 'Personal training', 'Become a member'] },
   },
   // Portuguese
   {
@@ -209,7 +209,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Primeira aula grátis em qualquer unidade.'),
     categories: ['language-learning', 'tutoring'],
     rivals: ['openenglish.com', 'ef.com', 'berlitz.com'],
-    english: { title: "FalaFácil Languages – English and Spanish school in São Paulo and online", description: "English and Spanish courses for children, teenagers and adults, with live classes in small groups and native teachers. Preparation for TOEFL and IELTS.", headings: ["Really learn English", "Language courses for adults", "English for companies", "Take the level test"] },
+    english: { title: 'FalaFácil Languages – English and Spanish school in São Paulo and online', description: 'English and Spanish courses for children, teenagers and adults, with live classes in small groups and native teachers. Preparation for TOEFL and IELTS.', headings: ['Really learn English', 'Language courses for adults', 'English for companies', 'Take the level test'] },
   },
   {
     domain: 'bancoaurora.com.br',
@@ -220,7 +220,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Mais de 2 milhões de clientes já abriram sua conta.'),
     categories: ['consumer-neobanks'],
     rivals: ['nubank.com.br', 'inter.co', 'c6bank.com.br'],
-    english: { title: "Aurora – free digital account, credit card with no annual fee and Pix", description: "Open your digital account on your phone in minutes: no fees, a credit card with no annual fee, unlimited Pix, investments and personal loans in the app.", headings: ["A digital bank with no fees", "Credit card with no annual fee", "Pix and transfers", "Download the app"] },
+    english: { title: 'Aurora – free digital account, credit card with no annual fee and Pix', description: 'Open your digital account on your phone in minutes: no fees, a credit card with no annual fee, unlimited Pix, investments and personal loans in the app.', headings: ['A digital bank with no fees', 'Credit card with no annual fee', 'Pix and transfers', 'Download the app'] },
   },
   {
     domain: 'casaachada.pt',
@@ -231,7 +231,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Alertas por e-mail para novos imóveis na sua zona.'),
     categories: ['property-listing-portals', 'real-estate-portals'],
     rivals: ['idealista.com', 'rightmove.co.uk'],
-    english: { title: "CasaAchada – property portal: houses and apartments to buy and rent", description: "Search thousands of listings of houses, apartments and villas for sale and to rent in Portugal, from private sellers and estate agencies.", headings: ["Find your next home", "Property to buy", "Property to rent", "List your property"] },
+    english: { title: 'CasaAchada – property portal: houses and apartments to buy and rent', description: 'Search thousands of listings of houses, apartments and villas for sale and to rent in Portugal, from private sellers and estate agencies.', headings: ['Find your next home', 'Property to buy', 'Property to rent', 'List your property'] },
   },
   {
     domain: 'panelacheia.com.br',
@@ -242,7 +242,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Entregas em São Paulo, Rio de Janeiro e Belo Horizonte.'),
     categories: ['meal-kits'],
     rivals: ['hellofresh.com', 'marleyspoon.com'],
-    english: { title: "Panela Cheia – meal kits with fresh ingredients and easy recipes", description: "Get fresh ingredients and recipes delivered every week to cook delicious dishes in 30 minutes. Choose your plan, pause or cancel anytime.", headings: ["Cooking has never been easier", "How it works", "This week's menu", "Plans and prices"] },
+    english: { title: 'Panela Cheia – meal kits with fresh ingredients and easy recipes', description: 'Get fresh ingredients and recipes delivered every week to cook delicious dishes in 30 minutes. Choose your plan, pause or cancel anytime.', headings: ['Cooking has never been easier', 'How it works', "This week's menu", 'Plans and prices'] },
   },
   {
     domain: 'folhacerta.com.br',
@@ -253,7 +253,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Mais de 5 mil empresas usam a FolhaCerta.'),
     categories: ['payroll', 'hris-hcm', 'workforce-management'],
     rivals: ['adp.com', 'factorialhr.com'],
-    english: { title: "FolhaCerta – payroll and HR management software", description: "Automate payroll, eSocial filings, holidays and time tracking for your employees in a cloud HR system, with digital onboarding and an employee portal.", headings: ["Payroll without errors", "Time tracking", "Digital onboarding", "Talk to a specialist"] },
+    english: { title: 'FolhaCerta – payroll and HR management software', description: 'Automate payroll, eSocial filings, holidays and time tracking for your employees in a cloud HR system, with digital onboarding and an employee portal.', headings: ['Payroll without errors', 'Time tracking', 'Digital onboarding', 'Talk to a specialist'] },
   },
   // Italian
   {
@@ -265,7 +265,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Dal 1988 nel cuore di Milano.'),
     categories: ['language-learning', 'tutoring'],
     rivals: ['berlitz.com', 'ef.com'],
-    english: { title: "Lingue del Mondo Milan – language school: English, German and Spanish courses", description: "English, German, Spanish and Italian for foreigners courses, for adults and companies, in small groups or one-to-one lessons with native-speaking teachers. Cambridge exam preparation.", headings: ["Learn a language in Milan", "English courses for adults", "Corporate language training", "Take the level test"] },
+    english: { title: 'Lingue del Mondo Milan – language school: English, German and Spanish courses', description: 'English, German, Spanish and Italian for foreigners courses, for adults and companies, in small groups or one-to-one lessons with native-speaking teachers. Cambridge exam preparation.', headings: ['Learn a language in Milan', 'English courses for adults', 'Corporate language training', 'Take the level test'] },
   },
   {
     domain: 'fatturalampo.it',
@@ -276,7 +276,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Provalo gratis per 30 giorni.'),
     categories: ['accounting-software'],
     rivals: ['xero.com', 'sage.com'],
-    english: { title: "FatturaLampo – e-invoicing and accounting software for freelancers and SMEs", description: "Create and send e-invoices to the tax exchange system, manage quotes, payments and expenses, the cash book and accounts, and share everything with your accountant.", headings: ["Simple e-invoicing", "Quotes and invoices", "Accounts and cash book", "Access for your accountant"] },
+    english: { title: 'FatturaLampo – e-invoicing and accounting software for freelancers and SMEs', description: 'Create and send e-invoices to the tax exchange system, manage quotes, payments and expenses, the cash book and accounts, and share everything with your accountant.', headings: ['Simple e-invoicing', 'Quotes and invoices', 'Accounts and cash book', 'Access for your accountant'] },
   },
   {
     domain: 'noleggiosereno.it',
@@ -287,7 +287,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Ritiro veloce in oltre 120 sedi.'),
     categories: ['car-rental'],
     rivals: ['europcar.com', 'sixt.com', 'hertz.com'],
-    english: { title: "Noleggio Sereno – car and van rental all over Italy", description: "Rent cars and vans at airports, stations and in town: unlimited mileage, free cancellation and 24-hour roadside assistance.", headings: ["Car rental at the best price", "Van rental", "Our branches", "Book online"] },
+    english: { title: 'Noleggio Sereno – car and van rental all over Italy', description: 'Rent cars and vans at airports, stations and in town: unlimited mileage, free cancellation and 24-hour roadside assistance.', headings: ['Car rental at the best price', 'Van rental', 'Our branches', 'Book online'] },
   },
   {
     domain: 'solevivo-impianti.it',
@@ -298,7 +298,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Oltre 4.000 impianti installati in Lombardia e Veneto.'),
     categories: ['solar-energy', 'energy-storage'],
     rivals: ['sunrun.com', 'enphase.com'],
-    english: { title: "SoleVivo – solar panel systems and home batteries", description: "We design and install photovoltaic systems with solar panels, storage batteries and EV chargers for your electric car, with tax-credit paperwork included.", headings: ["Solar energy for your home", "Solar panels", "Storage batteries", "Get a free quote"] },
+    english: { title: 'SoleVivo – solar panel systems and home batteries', description: 'We design and install photovoltaic systems with solar panels, storage batteries and EV chargers for your electric car, with tax-credit paperwork included.', headings: ['Solar energy for your home', 'Solar panels', 'Storage batteries', 'Get a free quote'] },
   },
   {
     domain: 'vetrinafacile.it',
@@ -309,7 +309,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Più di 15.000 negozi vendono con VetrinaFacile.'),
     categories: ['ecommerce-platforms', 'website-builders'],
     rivals: ['shopify.com', 'wix.com', 'bigcommerce.com'],
-    english: { title: "VetrinaFacile – create your online store and sell on the internet", description: "The e-commerce platform to open your online store in minutes: customisable themes, payments, shipping, inventory management and social selling.", headings: ["Open your online store", "Themes and customisation", "Payments and shipping", "Try it free for 14 days"] },
+    english: { title: 'VetrinaFacile – create your online store and sell on the internet', description: 'The e-commerce platform to open your online store in minutes: customisable themes, payments, shipping, inventory management and social selling.', headings: ['Open your online store', 'Themes and customisation', 'Payments and shipping', 'Try it free for 14 days'] },
   },
   // Dutch
   {
@@ -321,7 +321,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Al 30 jaar de taalschool van Utrecht.'),
     categories: ['language-learning', 'tutoring'],
     rivals: ['berlitz.com', 'ef.com'],
-    english: { title: "Taalhuis Utrecht – language school for English, German, Spanish and Dutch", description: "Language courses in English, German, Spanish and Dutch as a second language for adults and companies, in small groups or private lessons, in Utrecht or online. Preparation for the NT2 state exam.", headings: ["Learn a new language", "English course for adults", "Language training for companies", "Take the level test"] },
+    english: { title: 'Taalhuis Utrecht – language school for English, German, Spanish and Dutch', description: 'Language courses in English, German, Spanish and Dutch as a second language for adults and companies, in small groups or private lessons, in Utrecht or online. Preparation for the NT2 state exam.', headings: ['Learn a new language', 'English course for adults', 'Language training for companies', 'Take the level test'] },
   },
   {
     domain: 'boekhoudmaatje.nl',
@@ -332,7 +332,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Probeer het 30 dagen gratis.'),
     categories: ['accounting-software'],
     rivals: ['exact.com', 'xero.com'],
-    english: { title: "Boekhoudmaatje – online accounting software for freelancers and small businesses", description: "Create invoices and quotes, connect your bank account, process receipts automatically and file your own VAT return. Easy bookkeeping for entrepreneurs.", headings: ["Bookkeeping without the hassle", "Create invoices", "VAT return in a few clicks", "Work with your accountant"] },
+    english: { title: 'Boekhoudmaatje – online accounting software for freelancers and small businesses', description: 'Create invoices and quotes, connect your bank account, process receipts automatically and file your own VAT return. Easy bookkeeping for entrepreneurs.', headings: ['Bookkeeping without the hassle', 'Create invoices', 'VAT return in a few clicks', 'Work with your accountant'] },
   },
   {
     domain: 'smulbox.nl',
@@ -343,7 +343,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Bezorging door heel Nederland en België.'),
     categories: ['meal-kits'],
     rivals: ['hellofresh.com', 'marleyspoon.com'],
-    english: { title: "Smulbox – the meal kit with fresh ingredients and easy recipes", description: "Fresh ingredients and recipes delivered to your door every week: choose your dishes, cook in 30 minutes and pause or stop whenever you like.", headings: ["Cooking has never been this easy", "How it works", "This week's menu", "See the prices"] },
+    english: { title: 'Smulbox – the meal kit with fresh ingredients and easy recipes', description: 'Fresh ingredients and recipes delivered to your door every week: choose your dishes, cook in 30 minutes and pause or stop whenever you like.', headings: ['Cooking has never been this easy', 'How it works', "This week's menu", 'See the prices'] },
   },
   {
     domain: 'stadsfiets-amsterdam.nl',
@@ -354,7 +354,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Gratis bezorging in heel Nederland.'),
     categories: ['micromobility', 'bicycles'],
     rivals: ['vanmoof.com', 'cowboy.com'],
-    english: { title: "Stadsfiets – electric bikes and city bikes, designed in Amsterdam", description: "We design our own e-bikes and city bikes: light frames, a powerful motor, a battery for 100 kilometres and servicing at home. Book a test ride in our showroom.", headings: ["The e-bike for the city", "Electric bikes", "Maintenance and service", "Book a test ride"] },
+    english: { title: 'Stadsfiets – electric bikes and city bikes, designed in Amsterdam', description: 'We design our own e-bikes and city bikes: light frames, a powerful motor, a battery for 100 kilometres and servicing at home. Book a test ride in our showroom.', headings: ['The e-bike for the city', 'Electric bikes', 'Maintenance and service', 'Book a test ride'] },
   },
   {
     domain: 'zonnigdak.nl',
@@ -365,7 +365,7 @@ export const LANGUAGE_PAGES: LanguagePage[] = [
       'Al meer dan 10.000 daken in Nederland gingen je voor.'),
     categories: ['solar-energy', 'energy-storage'],
     rivals: ['sunrun.com', 'enphase.com'],
-    english: { title: "ZonnigDak – solar panels and home batteries, installation included", description: "Save on your energy bill with solar panels on your roof. We supply and install solar panels, inverters and home batteries, with a 25-year warranty.", headings: ["Buy solar panels", "Home battery", "Charging point for your car", "Request a quote"] },
+    english: { title: 'ZonnigDak – solar panels and home batteries, installation included', description: 'Save on your energy bill with solar panels on your roof. We supply and install solar panels, inverters and home batteries, with a 25-year warranty.', headings: ['Buy solar panels', 'Home battery', 'Charging point for your car', 'Request a quote'] },
   },
   // Held out: written after the lexicon, to measure it on pages it was not tuned on.
   {
