@@ -209,7 +209,7 @@ export function toEnglish(text: string, language: string | null | undefined): st
  */
 const MARKETS: Readonly<Record<TranslatedLanguage, readonly string[]>> = {
   de: ['DE', 'AT', 'CH', 'LI', 'LU'],
-  fr: ['FR', 'BE', 'CH', 'LU', 'MC', 'CA', 'MA', 'SN', 'CI', 'TN'],
+  fr: ['FR', 'BE', 'CH', 'LU', 'MC', 'MA', 'SN', 'CI', 'TN'],
   es: ['ES', 'MX', 'AR', 'CO', 'CL', 'PE', 'UY', 'EC', 'VE', 'GT', 'CR', 'PA', 'DO', 'BO', 'PY', 'SV', 'HN', 'NI', 'PR'],
   pt: ['PT', 'BR', 'AO', 'MZ'],
   it: ['IT', 'CH', 'SM'],
