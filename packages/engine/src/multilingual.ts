@@ -94,12 +94,13 @@ function lexiconOf(language: TranslatedLanguage): LanguageLexicon {
     const english = line.slice(0, at).trim();
     const forms = line.slice(at + 1).split('|')[column]?.split(',') ?? [];
     for (const form of forms) {
-      const parts = foldWords(form).map((w) => lightStem(w, language));
+      const folded = foldWords(form);
+      const parts = folded.map((w) => lightStem(w, language));
+      // A word under its stem and as written (a stem can miss: cursus/cursussen), a phrase under its words' stems.
       if (parts.length === 1) {
         add(words, parts[0]!, english);
-        add(words, foldWords(form)[0]!, english);
-      }
-      else if (parts.length > 1 && parts.length <= MAX_PHRASE_WORDS) add(phrases, parts.join(' '), english);
+        add(words, folded[0]!, english);
+      } else if (parts.length > 1 && parts.length <= MAX_PHRASE_WORDS) add(phrases, parts.join(' '), english);
     }
   }
   const stop = new Set([...FUNCTION_WORDS[language as PlacedLanguage], ...ELISIONS].flatMap((w) => foldWords(w)));
