@@ -5,7 +5,7 @@ import { ErrorBody, errorCodes, ERROR_STATUS, type ErrorCode } from './errors.js
 import { HistoryPage, MyCompanies, SaveCompanyRequest, SavedCompaniesPage, SavedCompany, SharedSearch, ShareLink } from './account.js';
 import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey, RevokeApiKeyRequest } from './api-keys.js';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './pages.js';
-import { Balance, Health, SearchRequest, SearchResult, StoredSearch } from './search.js';
+import { Balance, Health, LookalikesRequest, LookalikesResult, SearchRequest, SearchResult, StoredSearch } from './search.js';
 import { BulkJob, BulkJobEvent, BulkJobList, BulkUploadAccepted, BulkUploadUrl, BulkUploadUrlRequest, WebhookSecret } from './bulk.js';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
@@ -73,6 +73,8 @@ export function openApiDocument(version: string) {
         SearchRequest: jsonSchema(SearchRequest, 'input'),
         SearchResult: jsonSchema(SearchResult),
         StoredSearch: jsonSchema(StoredSearch),
+        LookalikesRequest: jsonSchema(LookalikesRequest, 'input'),
+        LookalikesResult: jsonSchema(LookalikesResult),
         Balance: jsonSchema(Balance),
         Health: jsonSchema(Health),
         BulkUploadAccepted: jsonSchema(BulkUploadAccepted),
@@ -113,6 +115,32 @@ export function openApiDocument(version: string) {
           requestBody: { required: true, content: json('SearchRequest') },
           responses: {
             '200': ok('The ranked competitors.', 'SearchResult', {
+              'X-Search-Id': { description: 'Id of the stored search, for GET /api/searches/{id}.', schema: { type: 'string' } },
+              'Idempotent-Replayed': { description: '"true" when the answer is a replay.', schema: { type: 'string' } },
+            }),
+            ...errors(
+              'invalid_request', 'invalid_domain', 'missing_api_key', 'invalid_api_key', 'insufficient_credits', 'idempotency_in_progress',
+              'unsupported_media_type', 'no_competitors_found', 'idempotency_key_reused', 'rate_limited', 'internal_error', 'research_failed', 'research_timeout',
+            ),
+          },
+        },
+      },
+      '/api/v1/lookalikes': {
+        post: {
+          operationId: 'lookalikes',
+          summary: 'Companies like 1 to 20 seed companies at once, each with the seeds it is close to (1 credit; refunded when it fails)',
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              description: 'A retry with the same key within 24 h replays the first answer and never charges twice.',
+              schema: { type: 'string', maxLength: 255 },
+            },
+          ],
+          requestBody: { required: true, content: json('LookalikesRequest') },
+          responses: {
+            '200': ok('The ranked look-alikes.', 'LookalikesResult', {
               'X-Search-Id': { description: 'Id of the stored search, for GET /api/searches/{id}.', schema: { type: 'string' } },
               'Idempotent-Replayed': { description: '"true" when the answer is a replay.', schema: { type: 'string' } },
             }),
