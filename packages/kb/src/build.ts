@@ -70,10 +70,15 @@ export function parseList(
   return { id, name, asOf, domains, tickers, ...(exchange ? { exchange } : {}) };
 }
 
+/** A description that says the company's shares trade ("London-listed", "listed on Nasdaq", "publicly traded"). */
+const LISTED_TEXT = /(\b[A-Z][\w.&-]*(?: [A-Z][\w&-]*)?-listed\b|\blisted (?:on|in) (?:the )?[A-Z]|\bpublicly (?:traded|listed)\b|\b(?:NYSE|Nasdaq)\b(?!-100))/;
+const NOT_LISTED_TEXT = /\b(delisted|taken private|went private|unlisted|take-private|privately held|formerly listed|pre-IPO)\b/i;
+
 /**
  * Ownership of every entry, derived rather than typed: public when a list of an index's constituents names it (its
- * exchange from that list, preferring the list of its home country, and its ticker when the list gives one) or its
- * entry says `listed:`; else subsidiary when it has a parent; else private. A product line is its company's.
+ * exchange from that list, preferring the list of its home country, and its ticker when the list gives one), its
+ * entry says `listed:`, or its description says its shares trade; else subsidiary when it has a parent; else private.
+ * A product line is its company's.
  */
 function assignOwnership(entities: KbEntity[], listings: { entity: number; exchange: { name: string | null; country: string | null }; ticker: string | null }[]): void {
   const best = new Map<number, (typeof listings)[number]>();
@@ -86,6 +91,7 @@ function assignOwnership(entities: KbEntity[], listings: { entity: number; excha
     const listing = best.get(i);
     if (e.exchange !== null) e.ownership = 'public';
     else if (listing) Object.assign(e, { ownership: 'public', exchange: listing.exchange.name, ticker: listing.ticker });
+    else if (LISTED_TEXT.test(e.description) && !NOT_LISTED_TEXT.test(e.description)) e.ownership = 'public';
     else e.ownership = e.parent >= 0 ? 'subsidiary' : 'private';
   });
   entities.forEach((e) => {
