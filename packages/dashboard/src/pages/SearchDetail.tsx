@@ -38,7 +38,7 @@ export function SearchDetailPage() {
           This search failed: {(s.error && (ERROR_SENTENCES as Record<string, string>)[s.error]) ?? 'the research could not be completed.'} Its credit was refunded.
         </p>
       )}
-      {s.status === 'succeeded' && <SearchView domain={s.domain} competitors={s.competitors} searchId={s.id} />}
+      {s.status === 'succeeded' && <SearchView domain={s.domain} seeds={s.seeds} competitors={s.competitors} searchId={s.id} />}
     </section>
   );
 }
