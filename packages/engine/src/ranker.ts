@@ -87,8 +87,10 @@ interface Scored {
 const CLOSE_TO_SEED = 1.45;
 /** One seed's head-to-head rival must not outweigh closeness to the others: a seed's score counts up to this much. */
 const SEED_RAW_CAP = 3;
+/** How much the closest seed counts beside the mean over all seeds (the rest). */
+const SEED_BEST_WEIGHT = 0.5;
 /** Added per seed a candidate is close to (over the number of seeds), and confidence added per further close seed. */
-const SEED_COVERAGE_BONUS = 0.5;
+const SEED_COVERAGE_BONUS = 1;
 const SEED_AGREEMENT_CONFIDENCE = 4;
 
 /** Whether any screening filter (on facts only the knowledge base knows) is set. */
@@ -172,9 +174,10 @@ export class Ranker {
 
   /**
    * Look-alikes of several seeds at once. Each seed's candidates are scored as a single search scores them; a
-   * candidate's score is then the mean over every seed of its (capped) score against that seed, plus a bonus for each
-   * seed it is close to. So a company near most seeds (their shared categories, relations and text) outranks one that
-   * is a head-to-head rival of a single seed: not the union of single searches. One seed ranks as its search does.
+   * candidate's score then blends its (capped) score against its closest seed with the mean over every seed, plus a
+   * bonus for each seed it is close to. So a company near most seeds (their shared categories, relations and text)
+   * outranks one that is a head-to-head rival of a single seed: not the union of single searches. One seed ranks as
+   * its search does.
    */
   lookalikes(profiles: TargetProfile[], { limit, filters }: Pick<RankOptions, 'limit' | 'filters'>): ResearchedCompetitor[] {
     const kb = this.kb;
@@ -198,7 +201,8 @@ export class Ranker {
       const order = raws.map((_, k) => k).sort((a, b) => raws[b]! - raws[a]! || a - b);
       const best = order[0]!;
       const close = order.filter((k) => raws[k]! >= CLOSE_TO_SEED);
-      const raw = n === 1 ? raws[0]! : raws.reduce((sum, r) => sum + Math.min(r, SEED_RAW_CAP), 0) / n + (SEED_COVERAGE_BONUS * close.length) / n;
+      const mean = raws.reduce((sum, r) => sum + Math.min(r, SEED_RAW_CAP), 0) / n;
+      const raw = n === 1 ? raws[0]! : SEED_BEST_WEIGHT * Math.min(raws[best]!, SEED_RAW_CAP) + (1 - SEED_BEST_WEIGHT) * mean + (SEED_COVERAGE_BONUS * close.length) / n;
       combined.push({ i, raw, f: seen[best]!.f, best, close: close.length ? close : [best] });
     }
     combined.sort((a, b) => b.raw - a.raw || (kb.entity(a.i).host < kb.entity(b.i).host ? -1 : 1));
