@@ -72,7 +72,7 @@ export function parseList(
 
 /** A description that says the company's shares trade ("London-listed", "listed on Nasdaq", "publicly traded"). */
 const LISTED_TEXT = /(\b[A-Z][\w.&-]*(?: [A-Z][\w&-]*)?-listed\b|\blisted (?:on|in) (?:the )?[A-Z]|\bpublicly (?:traded|listed)\b|\b(?:NYSE|Nasdaq)\b(?!-100))/;
-const NOT_LISTED_TEXT = /\b(delisted|taken private|went private|unlisted|take-private|privately held|formerly listed|pre-IPO)\b/i;
+const NOT_LISTED_TEXT = /\b(delisted|taken private|went private|unlisted|take-private|privately held|privately owned|family-owned|formerly listed|pre-IPO)\b/i;
 
 /**
  * Ownership of every entry, derived rather than typed: public when a list of an index's constituents names it (its
@@ -91,7 +91,8 @@ function assignOwnership(entities: KbEntity[], listings: { entity: number; excha
     const listing = best.get(i);
     if (e.exchange !== null) e.ownership = 'public';
     else if (listing) Object.assign(e, { ownership: 'public', exchange: listing.exchange.name, ticker: listing.ticker });
-    else if (LISTED_TEXT.test(e.description) && !NOT_LISTED_TEXT.test(e.description)) e.ownership = 'public';
+    else if (NOT_LISTED_TEXT.test(e.description)) e.ownership = e.parent >= 0 ? 'subsidiary' : 'private';
+    else if (LISTED_TEXT.test(e.description)) e.ownership = 'public';
     else e.ownership = e.parent >= 0 ? 'subsidiary' : 'private';
   });
   entities.forEach((e) => {
