@@ -85,15 +85,13 @@ export class Rivals {
    * Researches a domain's competitors: 1 credit, refunded if the search fails or finds none. Every call sends an
    * Idempotency-Key (generated unless given), so the SDK's retries never charge twice.
    */
-  async search(request: SearchRequest | string, options: RequestOptions = {}): Promise<SearchResponse> {
-    const body = typeof request === 'string' ? { domain: request } : request;
-    const response = await this.transport.request<Omit<SearchResponse, 'searchId' | 'requestId' | 'replayed'>>({
-      method: 'POST',
-      path: '/api/v1/search',
-      json: body,
-      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-      ...pick(options),
-    });
+  search(request: SearchRequest | string, options: RequestOptions = {}): Promise<SearchResponse> {
+    return this.research('/api/v1/search', typeof request === 'string' ? { domain: request } : request, options);
+  }
+
+  /** A paid research call: always with an Idempotency-Key; the answer with the stored search's id and the request id. */
+  private async research<T>(path: string, body: unknown, options: RequestOptions): Promise<T & { searchId: string | null; requestId: string | null; replayed: boolean }> {
+    const response = await this.transport.request<T>({ method: 'POST', path, json: body, idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(), ...pick(options) });
     return { ...response.data, searchId: response.headers.get('x-search-id'), requestId: response.requestId, replayed: response.headers.get('idempotent-replayed') === 'true' };
   }
 
@@ -101,16 +99,8 @@ export class Rivals {
    * Companies like 1..20 seed companies at once (a customer list, a portfolio), each with the seeds it is close to: 1
    * credit, refunded if nothing is found. Sends an Idempotency-Key like search().
    */
-  async lookalikes(request: LookalikesRequest | string[], options: RequestOptions = {}): Promise<LookalikesResponse> {
-    const body = Array.isArray(request) ? { domains: request } : request;
-    const response = await this.transport.request<Omit<LookalikesResponse, 'searchId' | 'requestId' | 'replayed'>>({
-      method: 'POST',
-      path: '/api/v1/lookalikes',
-      json: body,
-      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-      ...pick(options),
-    });
-    return { ...response.data, searchId: response.headers.get('x-search-id'), requestId: response.requestId, replayed: response.headers.get('idempotent-replayed') === 'true' };
+  lookalikes(request: LookalikesRequest | string[], options: RequestOptions = {}): Promise<LookalikesResponse> {
+    return this.research('/api/v1/lookalikes', Array.isArray(request) ? { domains: request } : request, options);
   }
 
   balance(options?: RequestOptions): Promise<Balance> {

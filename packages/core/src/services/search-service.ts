@@ -33,20 +33,7 @@ export interface SearchAnswer {
 /** The filters asked for, with excluded domains normalised (an invalid one is invalid_domain); undefined for none. */
 export function normalizeFilters({ exclude, types, minMatchScore, countries, sizes, foundedFrom, foundedTo, ownership }: SearchFilters): SearchFilters | undefined {
   const filters: SearchFilters = {};
-  if (exclude?.length) {
-    filters.exclude = [
-      ...new Set(
-        exclude.map((value, i) => {
-          try {
-            return normalizeDomain(value);
-          } catch (error) {
-            const e = error as ApiError;
-            throw new ApiError(e.code, e.message, { details: [{ field: `exclude.${i}`, problem: 'not a public hostname' }] });
-          }
-        }),
-      ),
-    ];
-  }
+  if (exclude?.length) filters.exclude = normalizeDomains(exclude, 'exclude');
   if (types?.length) filters.types = [...new Set(types)];
   if (minMatchScore !== undefined) filters.minMatchScore = minMatchScore;
   if (countries?.length) filters.countries = [...new Set(countries.map((c) => c.toUpperCase()))];
@@ -59,16 +46,16 @@ export function normalizeFilters({ exclude, types, minMatchScore, countries, siz
   return Object.keys(filters).length ? filters : undefined;
 }
 
-/** Seed domains of a look-alike search, normalised, duplicates dropped (an invalid one is invalid_domain). */
-export function normalizeSeeds(domains: readonly string[]): string[] {
+/** Domains given in a list, normalised, duplicates dropped; an invalid one is invalid_domain naming `field.<index>`. */
+export function normalizeDomains(values: readonly string[], field: string): string[] {
   return [
     ...new Set(
-      domains.map((value, i) => {
+      values.map((value, i) => {
         try {
           return normalizeDomain(value);
         } catch (error) {
           const e = error as ApiError;
-          throw new ApiError(e.code, e.message, { details: [{ field: `domains.${i}`, problem: 'not a public hostname' }] });
+          throw new ApiError(e.code, e.message, { details: [{ field: `${field}.${i}`, problem: 'not a public hostname' }] });
         }
       }),
     ),
@@ -105,7 +92,7 @@ export class SearchService {
    * exactly as a search is (one credit, whatever the number of seeds); the stored search's `domain` is the first seed.
    */
   async lookalikes(accountId: string, request: { domains: string[]; limit: number } & SearchFilters): Promise<{ searchId: string; result: LookalikesResult }> {
-    const seeds = normalizeSeeds(request.domains);
+    const seeds = normalizeDomains(request.domains, 'domains');
     const filters = normalizeFilters(request);
     const { searchId, settled, creditsRemaining } = await this.paid(accountId, { domain: seeds[0]!, seeds, limit: request.limit, filters }, { source: 'api' });
     return {

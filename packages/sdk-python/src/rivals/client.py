@@ -47,6 +47,7 @@ from .models import (
 )
 
 T = TypeVar("T")
+R = TypeVar("R", SearchResult, LookalikesResult)
 
 DEFAULT_BASE_URL = "http://127.0.0.1:3000"
 DEFAULT_TIMEOUT = 60.0
@@ -221,10 +222,12 @@ class Rivals:
         """
         payload: Dict[str, Any] = {"domain": domain, **_filters(limit=limit, exclude=exclude, types=types, min_match_score=min_match_score, countries=countries,
                                                                 sizes=sizes, founded_from=founded_from, founded_to=founded_to, ownership=ownership)}
-        res = self.request(
-            "POST", "/api/v1/search", json_body=payload, timeout=timeout, idempotency_key=idempotency_key or _new_key()
-        )
-        result = from_dict(SearchResult, res.json())
+        return self._research("/api/v1/search", payload, SearchResult, idempotency_key=idempotency_key, timeout=timeout)
+
+    def _research(self, path: str, payload: Dict[str, Any], cls: Type[R], *, idempotency_key: Optional[str], timeout: Optional[float]) -> R:
+        """A paid research call, always with an Idempotency-Key; the result carries the stored search's id."""
+        res = self.request("POST", path, json_body=payload, timeout=timeout, idempotency_key=idempotency_key or _new_key())
+        result = from_dict(cls, res.json())
         result.search_id = res.headers.get("x-search-id")
         result.request_id = res.request_id
         result.replayed = res.headers.get("idempotent-replayed") == "true"
@@ -252,14 +255,7 @@ class Rivals:
         """
         payload: Dict[str, Any] = {"domains": list(domains), **_filters(limit=limit, exclude=exclude, types=types, min_match_score=min_match_score, countries=countries,
                                                                          sizes=sizes, founded_from=founded_from, founded_to=founded_to, ownership=ownership)}
-        res = self.request(
-            "POST", "/api/v1/lookalikes", json_body=payload, timeout=timeout, idempotency_key=idempotency_key or _new_key()
-        )
-        result = from_dict(LookalikesResult, res.json())
-        result.search_id = res.headers.get("x-search-id")
-        result.request_id = res.request_id
-        result.replayed = res.headers.get("idempotent-replayed") == "true"
-        return result
+        return self._research("/api/v1/lookalikes", payload, LookalikesResult, idempotency_key=idempotency_key, timeout=timeout)
 
     def balance(self, *, timeout: Optional[float] = None) -> int:
         """Credits remaining."""
