@@ -22,7 +22,7 @@ export function SearchDetailPage() {
         <a href="/history">← History</a>
       </p>
       <h1>
-        Competitors of <span class="domain">{s.domain}</span>
+        {s.seeds && s.seeds.length > 1 ? 'Companies like' : 'Competitors of'} <span class="domain">{s.seeds?.join(', ') ?? s.domain}</span>
       </h1>
       <p class="muted">
         {formatDate(s.createdAt)} · {s.source === 'bulk' ? 'bulk job' : 'search'} · {s.totalCompetitors} competitors, {s.likelyCompetitors} likely
