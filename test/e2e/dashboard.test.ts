@@ -104,6 +104,7 @@ describe('the dashboard in a browser', () => {
 
     // The score map (the segment map is the default view, tested below): a point per row, coloured by type; hovering
     // one names it.
+    await page.locator(tid('segment-map')).screenshot({ path: join(SHOTS, 'segment-map-search.png') });
     await page.click(tid('view-score'));
     const points = page.locator(tid('map-point'));
     expect(await points.count()).toBe(rows);
@@ -346,8 +347,8 @@ describe('the dashboard in a browser', () => {
     const [pngDownload] = await Promise.all([page.waitForEvent('download'), page.click(tid('export-png'))]);
     const png = readFileSync((await pngDownload.path())!);
     expect(pngDownload.suggestedFilename()).toBe('rivals-map-delta.com.png');
-    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
-    expect(png.readUInt32BE(16)).toBe(2400); // width: twice the drawing's 1200
+    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a'); // a PNG
+    expect(png.readUInt32BE(16)).toBe(2 * Number(/^<svg[^>]* width="(\d+)"/.exec(svg)![1])); // twice the drawing's width
     writeFileSync(join(SHOTS, 'segment-map-export.png'), png);
     const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.click(tid('export-csv'))]);
     const csv = readFileSync((await csvDownload.path())!, 'utf8').split('\r\n');

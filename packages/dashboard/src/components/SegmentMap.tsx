@@ -56,6 +56,8 @@ const HEAD = 64;
 const BOX_HEAD = 34;
 const LINE = 22;
 const FONT = 'Helvetica, Arial, sans-serif';
+/** The legend and the footnote need this much. */
+const MIN_WIDTH = 640;
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** The drawing is four units wide; a segment takes one unit per ten names (at most four), names flowing in columns. */
@@ -84,13 +86,16 @@ function layout(segments: Segment[]) {
     lineHeight = Math.max(lineHeight, h);
     return box;
   });
-  return { boxes, height: y + lineHeight + PAD + 30, chars: Math.floor((unit - 40) / 7.2) };
+  // As wide as the boxes (and the title) need, so that a slide gets no empty margin: at most W.
+  const used = Math.max(...boxes.map((b) => b.x + b.w), 0) + PAD;
+  return { boxes, height: y + lineHeight + PAD + 30, chars: Math.floor((unit - 40) / 7.2), used };
 }
 
 export function SegmentMap({ title, rows, fileName }: { title: string; rows: SegmentRow[]; fileName: string }) {
   const svg = useRef<SVGSVGElement>(null);
   const segments = useMemo(() => segmentsOf(rows), [rows]);
-  const { boxes, height, chars } = useMemo(() => layout(segments), [segments]);
+  const { boxes, height, chars, used } = useMemo(() => layout(segments), [segments]);
+  const width = Math.round(Math.min(W, Math.max(MIN_WIDTH, used, clip(title, 90).length * 12 + 2 * PAD)));
 
   const svgText = () => new XMLSerializer().serializeToString(svg.current!);
   const exportSvg = () => downloadText(`${fileName}.svg`, svgText(), 'image/svg+xml;charset=utf-8');
@@ -100,11 +105,11 @@ export function SegmentMap({ title, rows, fileName }: { title: string; rows: Seg
     image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svgText())}`;
     await image.decode();
     const canvas = document.createElement('canvas');
-    canvas.width = W * 2;
+    canvas.width = width * 2;
     canvas.height = height * 2;
     const context = canvas.getContext('2d')!;
     context.scale(2, 2);
-    context.drawImage(image, 0, 0, W, height);
+    context.drawImage(image, 0, 0, width, height);
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
     if (!blob) return;
     const url = URL.createObjectURL(blob);
@@ -120,8 +125,8 @@ export function SegmentMap({ title, rows, fileName }: { title: string; rows: Seg
   return (
     <figure class="segment-map" data-testid="segment-map">
       <div class="map-frame">
-        <svg ref={svg} xmlns="http://www.w3.org/2000/svg" viewBox={`0 0 ${W} ${height}`} width={W} height={height} role="img" aria-label={`${title}: ${rows.length} companies in ${segments.length} segments`} font-family={FONT}>
-          <rect width={W} height={height} fill="#ffffff" />
+        <svg ref={svg} xmlns="http://www.w3.org/2000/svg" viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" aria-label={`${title}: ${rows.length} companies in ${segments.length} segments`} font-family={FONT}>
+          <rect width={width} height={height} fill="#ffffff" />
           <text x={PAD} y={34} font-size="22" font-weight="700" fill="#1d2330">
             {clip(title, 90)}
           </text>
@@ -165,7 +170,7 @@ export function SegmentMap({ title, rows, fileName }: { title: string; rows: Seg
               )}
             </g>
           ))}
-          <text x={W - PAD} y={height - 12} font-size="11" text-anchor="end" fill="#8a90a0">
+          <text x={width - PAD} y={height - 12} font-size="11" text-anchor="end" fill="#8a90a0">
             Grouped by shared category · colour: relationship type · number: match score · Rivals
           </text>
         </svg>
