@@ -78,8 +78,10 @@ describe('api stack', () => {
     const senders = Object.entries(api.findResources('AWS::IAM::Policy'))
       .filter(([, p]) => (p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]).some((st) => [st.Action].flat().includes('sqs:SendMessage') && isAggregateQueue(st.Resource)))
       .map(([id]) => id);
-    expect(senders).toHaveLength(2);
+    // The search and look-alike functions and the bulk worker.
+    expect(senders).toHaveLength(3);
     expect(senders.some((id) => id.startsWith('SearchFunction'))).toBe(true);
+    expect(senders.some((id) => id.startsWith('LookalikesFunction'))).toBe(true);
     expect(senders.some((id) => id.includes(WORKERS.bulkDomain.id))).toBe(true);
   });
 
@@ -231,8 +233,8 @@ describe('options', { timeout: 120_000 }, () => {
     const off = synth({}).api;
     expect(JSON.stringify(off.findResources('AWS::IAM::Policy'))).not.toMatch(/bedrock|rivals\/providers/);
     const on = synth({ providers: 'bedrock,openai', bedrockModelId: 'anthropic.claude-3-haiku', providerSecret: 'rivals/providers' }).api;
-    // The search function and the bulk worker both research.
-    expect(Object.keys(on.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: Match.objectLike({ RIVALS_PROVIDERS: 'bedrock,openai', BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku' }) } } }))).toHaveLength(2);
+    // The search and look-alike functions and the bulk worker all research (one engine composition).
+    expect(Object.keys(on.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: Match.objectLike({ RIVALS_PROVIDERS: 'bedrock,openai', BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku' }) } } }))).toHaveLength(3);
     const policies = JSON.stringify(on.findResources('AWS::IAM::Policy'));
     expect(policies).toContain('bedrock:InvokeModel');
     expect(policies).toContain('foundation-model/anthropic.claude-3-haiku');
