@@ -218,6 +218,10 @@ export interface ResearchRequest {
   /** Optional filters; `exclude` holds registrable domains. */
   filters?: SearchFilters;
   signal: AbortSignal;
+  /** Whose search this is: only to cap the companies one account may teach the service an hour; never stored. */
+  accountId?: string;
+  /** How the search came (a single search or a bulk job's domain): what a discovered company records as `via`. */
+  via?: 'search' | 'bulk';
 }
 
 export interface ResearchedCompetitor {
@@ -251,6 +255,8 @@ export interface HomepageProfile {
   organizationName: string | null;
   keywords: string[];
   fetchedAt: string;
+  /** ISO 3166-1 alpha-2 country the page states (its JSON-LD Organization's address), when it does. */
+  country?: string | null;
 }
 
 /** Fetches and reads a homepage; null when the site cannot be reached or is not an HTML page we may read. */

@@ -41,12 +41,12 @@ export class ResearchRun {
    * research_timeout, no_competitors_found, internal_error) when there is nothing settled; the search is then still
    * running and the caller refunds it its own way.
    */
-  async researchAndSettle(accountId: string, searchId: string, request: { domain: string; limit: number; filters?: SearchFilters | undefined }, started: Date): Promise<SettledRun> {
+  async researchAndSettle(accountId: string, searchId: string, request: { domain: string; limit: number; filters?: SearchFilters | undefined; via?: 'search' | 'bulk' }, started: Date): Promise<SettledRun> {
     const { ledger, clock } = this.deps;
     const { domain, limit, filters } = request;
     let outcome: ResearchOutcome;
     try {
-      outcome = await this.researchWithinDeadline(domain, limit, filters);
+      outcome = await this.researchWithinDeadline(domain, limit, filters, accountId, request.via ?? 'search');
     } catch (error) {
       throw error instanceof ApiError ? error : new ApiError('research_failed', 'The research engine failed; the credit was refunded.', {}, { cause: error });
     }
@@ -90,7 +90,7 @@ export class ResearchRun {
     }
   }
 
-  private async researchWithinDeadline(domain: string, limit: number, filters: SearchFilters | undefined): Promise<ResearchOutcome> {
+  private async researchWithinDeadline(domain: string, limit: number, filters: SearchFilters | undefined, accountId: string, via: 'search' | 'bulk'): Promise<ResearchOutcome> {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -100,7 +100,7 @@ export class ResearchRun {
       }, this.deps.deadlineMs);
     });
     try {
-      return await Promise.race([this.deps.engine.research({ domain, limit, ...(filters ? { filters } : {}), signal: controller.signal }), deadline]);
+      return await Promise.race([this.deps.engine.research({ domain, limit, ...(filters ? { filters } : {}), signal: controller.signal, accountId, via }), deadline]);
     } finally {
       clearTimeout(timer);
     }
