@@ -1,6 +1,6 @@
 // test helper: the discovered layer in memory, with the same observable behaviour as DynamoDiscoveredStore (members
 // sorted by weight then domain, bans refusing saves, relations at both ends). The DynamoDB adapter has its own tests.
-import type { BannedDomain, DiscoveredCandidate, DiscoveredCompany, DiscoveredStore, LearnedEdge, LearnedRelation, Page, PageRequest, SaveOutcome } from '@rivals/core';
+import type { BannedDomain, DiscoveredCandidate, DiscoveredCompany, DiscoveredStore, DiscoveredSummary, LearnedEdge, LearnedRelation, Page, PageRequest, SaveOutcome } from '@rivals/core';
 
 const project = (c: DiscoveredCompany): DiscoveredCandidate => ({
   domain: c.domain, name: c.name, categories: c.categories, terms: c.terms, fetchedAt: c.fetchedAt, language: c.language, country: c.country,
@@ -12,6 +12,14 @@ export class MemoryDiscoveredStore implements DiscoveredStore {
   readonly banned = new Map<string, BannedDomain>();
   /** Queries of category members, in order: what a search cost. */
   readonly memberQueries: string[] = [];
+  readonly edgeQueries: string[] = [];
+  summaryReads = 0;
+
+  async summary(): Promise<DiscoveredSummary> {
+    this.summaryReads++;
+    const categories = new Set([...this.companies.values()].filter((c) => !c.aliasOf).flatMap((c) => c.categories.map((x) => x.id)));
+    return { categories, related: new Set(this.edges.keys()) };
+  }
 
   async membersOf(category: string, limit: number): Promise<DiscoveredCandidate[]> {
     this.memberQueries.push(category);
@@ -34,6 +42,7 @@ export class MemoryDiscoveredStore implements DiscoveredStore {
     this.companies.delete(domain);
   }
   async edgesOf(domain: string, limit: number) {
+    this.edgeQueries.push(domain);
     return (this.edges.get(domain) ?? []).slice(0, limit);
   }
   async saveRelation(r: LearnedRelation, ends: { from?: DiscoveredCandidate; to?: DiscoveredCandidate } = {}) {

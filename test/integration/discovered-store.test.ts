@@ -74,6 +74,14 @@ describe('discovered store', () => {
     expect(await store.edgesOf('b.io', 10)).toEqual([{ other: 'a.io', direction: 'in', votes: 2, verifiedAt: '2026-11-03T00:00:00.000Z' }]);
   });
 
+  it('keeps a summary of the categories holding members and the domains with learned relations, shared by processes', async () => {
+    expect(await store.summary()).toEqual({ categories: new Set(), related: new Set() });
+    await store.save(company('a-crm.io', [['crm', 1], ['marketing-automation', 0.8]]));
+    await new DynamoDiscoveredStore(table).save(company('chat.io', [['team-chat', 1]]));
+    await store.saveRelation({ from: 'a.io', to: 'b.io', source: 'provider', votes: 1, verifiedAt: '2026-11-03T00:00:00.000Z' });
+    expect(await new DynamoDiscoveredStore(table).summary()).toEqual({ categories: new Set(['crm', 'marketing-automation', 'team-chat']), related: new Set(['a.io', 'b.io']) });
+  });
+
   it('lists every company by domain across the shards, page by page', async () => {
     const domains = Array.from({ length: 23 }, (_, n) => `co${String(n).padStart(2, '0')}.io`);
     for (const d of domains) await store.save(company(d, [['crm', 1]]));

@@ -67,8 +67,19 @@ export interface BannedDomain {
 
 export type SaveOutcome = 'saved' | 'banned';
 
+/** A hint, never shrinking: a category or domain named here may have nothing left (a query finds out). */
+export interface DiscoveredSummary {
+  categories: Set<string>;
+  related: Set<string>;
+}
+
 /** DynamoDB in production (packages/db/src/discovered.ts). Every read is one GetItem or one Query. */
 export interface DiscoveredStore {
+  /**
+   * Which categories have ever held a discovered member, and which domains have learned relations: one small item,
+   * read once in a while by each process, so that a search queries only categories (and relations) that can answer.
+   */
+  summary(): Promise<DiscoveredSummary>;
   /** Up to `limit` members of one category, highest weight first: one Query, projected attributes. */
   membersOf(category: string, limit: number): Promise<DiscoveredCandidate[]>;
   get(domain: string): Promise<DiscoveredCompany | null>;

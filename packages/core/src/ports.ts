@@ -243,6 +243,9 @@ export interface ResearchOutcome {
 /** The research engine: ranked competitors of a registrable domain, best first, at most `limit`. */
 export interface ResearchEngine {
   research(request: ResearchRequest): Promise<ResearchOutcome>;
+  /** Starts what research of `domain` will read from storage (best effort, never throws), so that it overlaps the
+   * search's own bookkeeping (the credit reservation) instead of following it. */
+  prepare?(domain: string): void;
 }
 
 /** What a company's homepage says about it (title, meta and Open Graph description, headings, JSON-LD Organization). */

@@ -1,8 +1,8 @@
 // db adapter (secondary): the discovered layer of the knowledge base (core/discovered.ts). A company is one item in its
 // own partition; each of its categories holds a small membership item with what a search reads of it, so a search
 // reads a category with one Query. Learned relations sit in both ends' partitions. Bans are items of their own.
-import { BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { BannedDomain, DiscoveredCandidate, DiscoveredCompany, DiscoveredStore, LearnedEdge, LearnedRelation, Page, PageRequest, SaveOutcome } from '@rivals/core';
+import { BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { BannedDomain, DiscoveredCandidate, DiscoveredCompany, DiscoveredStore, DiscoveredSummary, LearnedEdge, LearnedRelation, Page, PageRequest, SaveOutcome } from '@rivals/core';
 import { transact, queryPages, type TableRef } from './client.js';
 import { CONDITIONS, isConditionFailure } from './conditions.js';
 import { GSI1, keys, withoutKeys } from './keys.js';
@@ -14,7 +14,33 @@ const MEMBER_PROJECTION = ['domain', 'name', 'categories', 'terms', 'fetchedAt',
 const EDGE_PROJECTION = ['other', 'direction', 'votes', 'verifiedAt', 'company'] as const;
 
 export class DynamoDiscoveredStore implements DiscoveredStore {
+  /** The summary as this process last read or wrote it: a name already in it is not written again. */
+  private known: DiscoveredSummary = { categories: new Set(), related: new Set() };
+
   constructor(private readonly table: TableRef) {}
+
+  async summary(): Promise<DiscoveredSummary> {
+    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.tableName, Key: keys.discoveredSummary() }));
+    this.known = { categories: new Set((Item?.categories as Set<string> | undefined) ?? []), related: new Set((Item?.related as Set<string> | undefined) ?? []) };
+    return { categories: new Set(this.known.categories), related: new Set(this.known.related) };
+  }
+
+  /**
+   * Adds names to the summary (a set union, so concurrent writers never lose one). Written only for names this process
+   * has not seen there, so the item is written about once per category ever, and once per domain given a relation.
+   */
+  private async note(categories: string[], related: string[]): Promise<void> {
+    const newCategories = categories.filter((c) => !this.known.categories.has(c));
+    const newRelated = related.filter((d) => !this.known.related.has(d));
+    if (newCategories.length === 0 && newRelated.length === 0) return;
+    const parts: string[] = [];
+    const values: Record<string, Set<string>> = {};
+    if (newCategories.length) [parts[parts.length], values[':c']] = ['categories :c', new Set(newCategories)];
+    if (newRelated.length) [parts[parts.length], values[':r']] = ['related :r', new Set(newRelated)];
+    await this.table.client.send(new UpdateCommand({ TableName: this.table.tableName, Key: keys.discoveredSummary(), UpdateExpression: `ADD ${parts.join(', ')}`, ExpressionAttributeValues: values }));
+    for (const c of newCategories) this.known.categories.add(c);
+    for (const d of newRelated) this.known.related.add(d);
+  }
 
   async membersOf(category: string, limit: number): Promise<DiscoveredCandidate[]> {
     const { pk } = keys.discoveredMembersOf(category);
@@ -59,6 +85,7 @@ export class DynamoDiscoveredStore implements DiscoveredStore {
           ...memberships.map((c) => ({ Put: { TableName: this.table.tableName, Item: { ...keys.discoveredMember(c.id, c.weight, company.domain), ...member } } })),
         ],
       });
+      await this.note(memberships.map((c) => c.id), []);
       return 'saved';
     } catch (error) {
       if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return 'banned';
@@ -100,6 +127,7 @@ export class DynamoDiscoveredStore implements DiscoveredStore {
         { Put: { TableName: this.table.tableName, Item: { ...keys.learnedEdge(to, from), other: from, direction: 'in', votes, verifiedAt, source: 'provider', company: ends.from } } },
       ],
     });
+    await this.note([], [from, to]);
   }
 
   async bannedAmong(domains: string[]): Promise<Set<string>> {

@@ -82,6 +82,8 @@ export const keys = {
   discovered: (domain: string) => ({ pk: `DISCOVERED#${domain}`, sk: 'COMPANY' }),
   discoveredListed: (domain: string) => ({ gsi1pk: `DISCOVERED#${shardOf(domain)}`, gsi1sk: domain }),
   discoveredShards: () => Array.from({ length: SWEEP_SHARDS }, (_, shard) => `DISCOVERED#${shard}`),
+  /** Which categories hold discovered members and which domains have learned relations (a hint; see discovered.ts). */
+  discoveredSummary: () => ({ pk: 'DISCOVERED#SUMMARY', sk: 'SUMMARY' }),
   /** A learned relation, stored at both ends (one Query reads a domain's relations both ways). */
   learnedEdge: (domain: string, other: string) => ({ pk: `DISCOVERED#${domain}`, sk: `REL#${other}` }),
   learnedEdgesOf: (domain: string) => ({ pk: `DISCOVERED#${domain}`, skPrefix: 'REL#' }),

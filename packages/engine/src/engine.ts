@@ -66,6 +66,8 @@ const EDGES_READ = 50;
 /** A discovered company's profile older than this is read again when a search returns it (at most a few a search). */
 export const STALE_AFTER_DAYS = 30;
 const MAX_REFRESHES_PER_SEARCH = 3;
+/** A read started by prepare() is kept at least this long, for the research that follows it. */
+const PREPARED_HOLD_MS = 5_000;
 /** A learned relation's strength: a single provider's verified vote 0.8, two or more 1. */
 const learnedStrength = (votes: number) => Math.min(1, 0.6 + 0.2 * votes);
 /** Names this short say too little to claim an identity ("AI", "Go"). */
@@ -133,19 +135,28 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     return { targetSource, competitors: await this.cleanDiscovered(profile, ranked, signal) };
   }
 
+  /**
+   * Starts reading the discovered layer for a known domain (see ResearchEngine.prepare): the search service calls it
+   * before it reserves the credit, so the reads overlap the reservation. An unknown domain needs its homepage first.
+   */
+  prepare(domain: string): void {
+    const profile = this.options.discovered ? this.knownProfile(domain) : null;
+    if (profile) this.discoveredLayer(profile, null, PREPARED_HOLD_MS).catch(() => undefined);
+  }
+
   /** The domain a target's learned relations are kept under: its entry's domain when known. */
   private subjectDomain(profile: TargetProfile): string {
     return profile.entity === null ? profile.domain : this.model.entity(profile.entity).domain;
   }
 
   /** A read of the discovered layer, shared for a while by the searches of this process (see EngineOptions). */
-  private cached<T>(key: string, read: () => Promise<T>): Promise<T> {
+  private cached<T>(key: string, read: () => Promise<T>, holdMs?: number): Promise<T> {
     const now = Date.now();
     const hit = this.layerCache.get(key);
     if (hit && hit.until > now) return hit.value as Promise<T>;
     if (this.layerCache.size >= 10_000) this.layerCache.clear();
     const value = read();
-    this.layerCache.set(key, { until: now + (this.options.discoveredCacheMs ?? 30_000), value });
+    this.layerCache.set(key, { until: now + Math.max(holdMs ?? 0, this.options.discoveredCacheMs ?? 30_000), value });
     value.catch(() => this.layerCache.delete(key));
     return value;
   }
@@ -154,7 +165,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
    * Discovered members of the target's heaviest categories and its learned relations, ready for the ranker. Empty
    * (today's ranking, byte for byte) without a store or when it holds nothing for them; a failing store is skipped.
    */
-  private async discoveredLayer(profile: TargetProfile, page: HomepageProfile | null): Promise<Pick<RankOptions, 'discovered' | 'openVector' | 'learned'>> {
+  private async discoveredLayer(profile: TargetProfile, page: HomepageProfile | null, holdMs?: number): Promise<Pick<RankOptions, 'discovered' | 'openVector' | 'learned'>> {
     const store = this.options.discovered;
     if (!store) return {};
     const subject = this.subjectDomain(profile);
@@ -162,9 +173,13 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     let lists: DiscoveredCandidate[][];
     let edges: LearnedEdge[];
     try {
+      // Only categories (and a relation list) the summary names can answer: a search of a company whose categories
+      // hold nothing discovered reads nothing but the summary, which every search of this process shares.
+      const summary = await this.cached('summary', () => store.summary(), holdMs);
+      const ids = categories.map(([c]) => this.model.index.categories[c]!.id).filter((id) => summary.categories.has(id));
       [lists, edges] = await Promise.all([
-        Promise.all(categories.map(([c]) => { const id = this.model.index.categories[c]!.id; return this.cached(`c:${id}`, () => store.membersOf(id, MEMBERS_PER_CATEGORY)); })),
-        this.cached(`e:${subject}`, () => store.edgesOf(subject, EDGES_READ)),
+        Promise.all(ids.map((id) => this.cached(`c:${id}`, () => store.membersOf(id, MEMBERS_PER_CATEGORY), holdMs))),
+        summary.related.has(subject) ? this.cached(`e:${subject}`, () => store.edgesOf(subject, EDGES_READ), holdMs) : [],
       ]);
     } catch {
       return {}; // the discovered layer adds to a search; it never fails one
@@ -247,6 +262,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     if (!company) return;
     for (const c of company.categories) this.layerCache.delete(`c:${c.id}`);
     this.layerCache.delete(`e:${company.domain}`);
+    this.layerCache.delete('summary');
   }
 
   /**
@@ -342,6 +358,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       );
       this.layerCache.delete(`e:${from}`);
       this.layerCache.delete(`e:${to}`);
+      this.layerCache.delete('summary');
     } catch {
       // best effort: the relation is learned again the next time a provider proposes it
     }

@@ -122,15 +122,21 @@ describe('searches draw on discovered companies', () => {
     expect(attioRow?.evidence.signals).toContain('learned relation (provider)');
   });
 
-  it('reads at most one Query per target category (its three heaviest) and caches them a while', async () => {
+  it('reads at most one Query per target category (its three heaviest), only categories that hold members, and caches them a while', async () => {
     const store = new MemoryDiscoveredStore();
     const { engine } = engineWith(store);
     await engine.research({ domain: 'hubspot.com', limit: 25, signal: signal() });
-    expect(store.memberQueries.length).toBeLessThanOrEqual(3);
-    expect(new Set(store.memberQueries).size).toBe(store.memberQueries.length);
-    const before = store.memberQueries.length;
-    await engine.research({ domain: 'hubspot.com', limit: 25, signal: signal() });
-    expect(store.memberQueries.length).toBe(before);
+    expect(store.memberQueries).toEqual([]); // nothing discovered yet: the summary says so, no category is read
+    expect(store.edgeQueries).toEqual([]);
+    await engine.research({ domain: 'pipeflow.io', limit: 25, signal: signal() });
+    store.memberQueries.length = 0;
+    const other = engineWith(store).engine; // another process: nothing cached
+    await other.research({ domain: 'hubspot.com', limit: 25, signal: signal() });
+    expect(store.memberQueries).toEqual(['crm']);
+    await other.research({ domain: 'slack.com', limit: 25, signal: signal() });
+    expect(store.memberQueries).toEqual(['crm']); // team chat holds nothing discovered
+    await other.research({ domain: 'hubspot.com', limit: 25, signal: signal() });
+    expect(store.memberQueries).toEqual(['crm']); // cached a while
   });
 
   it('answers from the knowledge base alone when the discovered store fails', async () => {

@@ -65,6 +65,7 @@ export class SearchService {
     const filters = normalizeFilters(request);
     const started = clock.now();
     const searchId = ids.next('srch');
+    this.deps.engine.prepare?.(domain);
     try {
       await ledger.reserveSearch({
         id: searchId,
