@@ -68,6 +68,9 @@ export const STALE_AFTER_DAYS = 30;
 const MAX_REFRESHES_PER_SEARCH = 3;
 /** A read started by prepare() is kept at least this long, for the research that follows it. */
 const PREPARED_HOLD_MS = 5_000;
+/** The summary changes rarely (a category's first member, a new learned relation): every search of the process
+ * shares one read for this long, whatever the cache setting of the reads it guides. */
+const SUMMARY_HOLD_MS = 30_000;
 /** A learned relation's strength: a single provider's verified vote 0.8, two or more 1. */
 const learnedStrength = (votes: number) => Math.min(1, 0.6 + 0.2 * votes);
 /** Names this short say too little to claim an identity ("AI", "Go"). */
@@ -175,7 +178,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     try {
       // Only categories (and a relation list) the summary names can answer: a search of a company whose categories
       // hold nothing discovered reads nothing but the summary, which every search of this process shares.
-      const summary = await this.cached('summary', () => store.summary(), holdMs);
+      const summary = await this.cached('summary', () => store.summary(), SUMMARY_HOLD_MS);
       const ids = categories.map(([c]) => this.model.index.categories[c]!.id).filter((id) => summary.categories.has(id));
       [lists, edges] = await Promise.all([
         Promise.all(ids.map((id) => this.cached(`c:${id}`, () => store.membersOf(id, MEMBERS_PER_CATEGORY), holdMs))),
