@@ -12,6 +12,7 @@ import {
   type DiscoveredVia,
   type HomepageProfile,
   type HomepageReader,
+  type KbImportStore,
   type LearnedEdge,
   type ProfileCache,
   type RateLimiter,
@@ -20,7 +21,7 @@ import {
   type ResearchOutcome,
   type ResearchRequest,
 } from '@rivals/core';
-import { loadKnowledgeBase, tokenize, type KbIndex } from '@rivals/kb';
+import { CompanySpec, loadKnowledgeBase, mergeImports, tokenize, type KbIndex } from '@rivals/kb';
 import { flatName, junkReason, learnedText, MAX_LEARNED_TERMS, shortDescription } from './discovery.js';
 import { KnowledgeModel } from './model.js';
 import type { TargetProfile } from './profile.js';
@@ -54,7 +55,14 @@ export interface EngineOptions {
   discoveredCacheMs?: number;
   /** What "now" is for a profile's age. Default the system clock. */
   clock?: Clock;
+  /** Companies the deployment's team imported: merged into the knowledge base as curated entries, live. */
+  imports?: KbImportStore;
+  /** How often the import version is checked. Default 30 s. */
+  importCheckMs?: number;
 }
+
+/** How often a process asks whether the team imported companies since it last looked. */
+const IMPORT_CHECK_MS = 30_000;
 
 /**
  * The discovered layer's cost per search (see docs/learning.md): at most this many of the target's categories are
@@ -92,20 +100,26 @@ const INFERRED_CATEGORY_RATIO = 0.6;
 const MIN_TEXT_EVIDENCE = 0.08;
 
 export class KnowledgeBaseEngine implements ResearchEngine {
-  readonly model: KnowledgeModel;
-  private readonly ranker: Ranker;
+  /** The compiled knowledge base, with the team's imported companies merged in (rebuilt when they change). */
+  model: KnowledgeModel;
+  private ranker: Ranker;
+  private readonly base: KbIndex;
+  private importVersion: string | null = null;
+  private importCheck: { until: number; done: Promise<void> } | null = null;
   private readonly categoryIds: Map<string, number>;
   /** Flat names and aliases of every entry: a page claiming one of them is not learned (see learnPage). */
   private knownNames: Set<string> | undefined;
   private readonly layerCache = new Map<string, { until: number; value: Promise<unknown> }>();
 
   constructor(private readonly options: EngineOptions = {}) {
-    this.model = new KnowledgeModel(options.index ?? loadKnowledgeBase());
+    this.base = options.index ?? loadKnowledgeBase();
+    this.model = new KnowledgeModel(this.base);
     this.ranker = new Ranker(this.model);
     this.categoryIds = new Map(this.model.index.categories.map((c, i) => [c.id, i]));
   }
 
   async research({ domain, limit, filters, signal, accountId, via = 'search' }: ResearchRequest): Promise<ResearchOutcome> {
+    if (this.options.imports) await this.refreshImports();
     let profile = this.knownProfile(domain);
     let page: HomepageProfile | null = null;
     if (!profile) {
@@ -145,6 +159,34 @@ export class KnowledgeBaseEngine implements ResearchEngine {
   prepare(domain: string): void {
     const profile = this.options.discovered ? this.knownProfile(domain) : null;
     if (profile) this.discoveredLayer(profile, null, PREPARED_HOLD_MS).catch(() => undefined);
+  }
+
+  /**
+   * Merges the team's imported companies into the model when their version changed (checked at most every 30 s; a
+   * failing check keeps the model as it is). Searches meanwhile use the model they started with.
+   */
+  private refreshImports(): Promise<void> {
+    const store = this.options.imports!;
+    const now = Date.now();
+    if (this.importCheck && this.importCheck.until > now) return this.importCheck.done;
+    const done = (async () => {
+      try {
+        const version = await store.version();
+        if (version === this.importVersion) return;
+        const companies = (await store.companies()).flatMap((raw) => {
+          const parsed = CompanySpec.safeParse(raw);
+          return parsed.success ? [parsed.data] : [];
+        });
+        this.model = new KnowledgeModel(mergeImports(this.base, companies));
+        this.ranker = new Ranker(this.model);
+        this.knownNames = undefined;
+        this.importVersion = version;
+      } catch {
+        // the knowledge base as it was; the next check tries again
+      }
+    })();
+    this.importCheck = { until: now + (this.options.importCheckMs ?? IMPORT_CHECK_MS), done };
+    return done;
   }
 
   /** The domain a target's learned relations are kept under: its entry's domain when known. */

@@ -1,12 +1,14 @@
 // operator command: `npm run admin -- <command>`. Accounts are opened by an operator, not a public endpoint. It talks
 // to the local service running on --port (default PORT, else 3000; see instance.ts) by default, or to a deployed
 // table with --stage / --table / TABLE_NAME. It says on stderr which one it talks to.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_FREE_CREDITS } from '@rivals/core';
-import { createDocumentClient, createDynamoClient, DynamoDiscoveredStore } from '@rivals/db';
+import { createDocumentClient, createDynamoClient, DynamoDiscoveredStore, DynamoKbImportStore } from '@rivals/db';
+import { loadKnowledgeBase } from '@rivals/kb';
+import { parseImport } from '../../kb/src/imports.js';
 import { discoveredAsSectorYaml } from './discovered-export.js';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './engines.js';
 import { DEFAULT_PORT, runningInstance } from './instance.js';
@@ -58,7 +60,7 @@ async function servicesFor(options: { table?: string; stage?: string; port: numb
   const { client, tableName } = await connect(options);
   const table = { client: createDocumentClient(client), tableName };
   const { accounts, apiKeys, audit } = tableServices(table);
-  return { accounts, keys: apiKeys, audit, discovered: new DynamoDiscoveredStore(table), close: () => client.destroy() };
+  return { accounts, keys: apiKeys, audit, discovered: new DynamoDiscoveredStore(table), imports: new DynamoKbImportStore(table), close: () => client.destroy() };
 }
 
 const program = new Command('admin')
@@ -195,6 +197,19 @@ discovered
       s.close();
     }
   });
+
+const kb = program.command('kb').description("The deployment's own knowledge-base companies");
+kb.command('import')
+  .description('Add companies and rivalries to this deployment, live: YAML in the sector format, or CSV domain,name,description,categories,competitors')
+  .argument('<file>')
+  .action((file: string) =>
+    run(async (s) => {
+      const { companies, problems } = parseImport(basename(file), readFileSync(file, 'utf8'), loadKnowledgeBase());
+      if (problems.length) throw new Error(`${problems.length} problem(s), nothing imported:\n  ${problems.join('\n  ')}`);
+      await s.imports.add(companies, new Date().toISOString());
+      return { imported: companies.length, domains: companies.map((c) => c.domain), live: 'within a minute, in every process' };
+    })({}),
+  );
 
 program.parseAsync().catch((error: Error) => {
   console.error(`admin: ${error.message}`);
