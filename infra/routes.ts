@@ -103,7 +103,6 @@ export const ENV = {
   webhookQueue: 'WEBHOOK_QUEUE_URL',
   aggregateQueue: 'AGGREGATE_QUEUE_URL',
   bulkMaxDomains: 'BULK_MAX_DOMAINS',
-  discoveriesPerHour: 'DISCOVERIES_PER_HOUR',
   table: 'TABLE_NAME',
   kbIndex: 'KB_INDEX_PATH',
   freeCredits: 'FREE_CREDITS',
