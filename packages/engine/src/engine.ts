@@ -98,6 +98,10 @@ interface Proposal {
 const MAX_INFERRED_CATEGORIES = 3;
 const INFERRED_CATEGORY_RATIO = 0.6;
 const MIN_TEXT_EVIDENCE = 0.08;
+/** A page at least this close (cosine of analysed terms) to a discovered peer is learned in that peer's categories. */
+export const CONSENSUS_SIMILARITY = 0.25;
+/** The page's own placement votes with this weight beside its peers' similarity (a close peer outvotes it). */
+const OWN_PLACEMENT_VOTE = 0.5;
 
 export class KnowledgeBaseEngine implements ResearchEngine {
   /** The compiled knowledge base, with the team's imported companies merged in (rebuilt when they change). */
@@ -129,7 +133,14 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       // domain, a marketing domain): then the company is known after all.
       const landed = page && this.landedProfile(domain, page);
       profile = page && (landed ?? this.homepageProfile(page));
-      if (page && read?.fresh) await this.learnPage(page, via, accountId, landed);
+      if (page && read?.fresh) {
+        // Learned with the categories of its closest discovered peer, if it has one (a niche's consensus).
+        const peers = profile && !landed ? await this.discoveredLayer(profile, page) : {};
+        await this.learnPage(page, via, accountId, landed, undefined, peers);
+      }
+      // A company the layer holds is searched in the categories it was learned in, so that a niche's members, once
+      // placed together, keep finding each other whatever a single reading of one page would say.
+      if (profile && profile.entity === null && this.options.discovered) profile = await this.asLearned(profile);
     }
     if (!profile) return { targetSource: 'none', competitors: [] };
     const targetSource = profile.source;
@@ -302,6 +313,20 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     }
   }
 
+  /** The profile of an unknown target in the categories its discovered record holds (unchanged without one). */
+  private async asLearned(profile: TargetProfile): Promise<TargetProfile> {
+    const record = await this.options.discovered!.get(profile.domain).catch(() => null);
+    if (!record || record.aliasOf) return profile;
+    const categories = new Map<number, number>();
+    for (const c of record.categories) {
+      const i = this.categoryIds.get(c.id);
+      if (i !== undefined) categories.set(i, c.weight);
+    }
+    const primary = this.categoryIds.get(record.categories[0]?.id ?? '');
+    if (primary === undefined || (primary === profile.primaryCategory && categories.size === profile.categories.size && [...categories.keys()].every((c) => profile.categories.has(c)))) return profile;
+    return { ...profile, categories, primaryCategory: primary };
+  }
+
   /** Drops what this process keeps of a company's categories and relations, after it changed. */
   private forget(company: Pick<DiscoveredCompany, 'domain' | 'categories'> | null): void {
     if (!company) return;
@@ -315,7 +340,14 @@ export class KnowledgeBaseEngine implements ResearchEngine {
    * knows the domain, the page is junk or claims a known company's name, or the account has added its hourly share
    * of new companies. A page that lands on a known company makes a discovered domain that company's alias.
    */
-  private async learnPage(page: HomepageProfile, via: DiscoveredVia, accountId: string | undefined, landed: TargetProfile | null, known?: DiscoveredCompany | null): Promise<DiscoveredCompany | null> {
+  private async learnPage(
+    page: HomepageProfile,
+    via: DiscoveredVia,
+    accountId: string | undefined,
+    landed: TargetProfile | null,
+    known?: DiscoveredCompany | null,
+    peers: Pick<RankOptions, 'discovered'> = {},
+  ): Promise<DiscoveredCompany | null> {
     const store = this.options.discovered;
     if (!store) return null;
     const domain = page.domain;
@@ -329,7 +361,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
         }
         return null;
       }
-      const company = this.discoveredCompany(page, existing?.via ?? via);
+      const company = this.discoveredCompany(page, existing?.via ?? via, peers.discovered);
       if (!company) {
         if (existing) {
           await store.remove(domain);
@@ -358,7 +390,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
   }
 
   /** What is kept of a page, or null when it must not be kept (junk, a stolen identity, too little text). */
-  discoveredCompany(page: HomepageProfile, via: DiscoveredVia): DiscoveredCompany | null {
+  discoveredCompany(page: HomepageProfile, via: DiscoveredVia, peers: DiscoveredInput[] = []): DiscoveredCompany | null {
     if (junkReason(page)) return null;
     const name = companyName(page);
     if (!name || this.claimsKnownIdentity(name)) return null;
@@ -366,13 +398,31 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     const placed = this.place(text);
     if (!placed) return null;
     const terms = [...new Set(tokenize(text))].slice(0, MAX_LEARNED_TERMS);
+    // A niche's consensus: the discovered peers close to this page (rivals saying the same things) vote for their
+    // categories, by similarity, beside the page's own placement, so that one niche is not scattered over the
+    // categories each page's words happen to suggest.
+    const vector = this.model.text.vectorizeOpen(terms);
+    const votes = new Map<string, number>();
+    for (const [c, weight] of placed.categories) votes.set(this.model.index.categories[c]!.id, OWN_PLACEMENT_VOTE * weight);
+    let voted = false;
+    for (const peer of peers) {
+      const s = cosine(vector, peer.vector);
+      if (s < CONSENSUS_SIMILARITY || peer.candidate.domain === page.domain) continue;
+      voted = true;
+      for (const c of peer.candidate.categories) votes.set(c.id, (votes.get(c.id) ?? 0) + s * c.weight);
+    }
+    const ranked = [...votes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_INFERRED_CATEGORIES);
+    const top = ranked[0]?.[1] ?? 1;
+    const categories = voted
+      ? ranked.map(([id, v]) => ({ id, weight: Math.round((v / top) * 1000) / 1000 }))
+      : [...placed.categories].map(([c, weight]) => ({ id: this.model.index.categories[c]!.id, weight: Math.round(weight * 1000) / 1000 }));
     const language = (page as { language?: string | null }).language ?? null;
     return {
       domain: page.domain,
       name,
       description: shortDescription(page),
       language,
-      categories: [...placed.categories].map(([c, weight]) => ({ id: this.model.index.categories[c]!.id, weight: Math.round(weight * 1000) / 1000 })),
+      categories,
       terms,
       country: page.country ?? null,
       url: page.url,
