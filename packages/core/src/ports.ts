@@ -260,6 +260,11 @@ export interface HomepageProfile {
   fetchedAt: string;
   /** ISO 3166-1 alpha-2 country the page states (its JSON-LD Organization's address), when it does. */
   country?: string | null;
+  /**
+   * The page's language (ISO 639-1): what its text says when it says it clearly, else its `<html lang>`, else null.
+   * Absent on profiles read before it was recorded.
+   */
+  language?: string | null;
 }
 
 /** Fetches and reads a homepage; null when the site cannot be reached or is not an HTML page we may read. */

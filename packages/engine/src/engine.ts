@@ -3,6 +3,7 @@
 import type { CompetitorType } from '@rivals/contracts';
 import {
   DEFAULT_DISCOVERIES_PER_HOUR,
+  detectLanguage,
   normalizeDomain,
   registrableDomain,
   type Clock,
@@ -24,6 +25,7 @@ import {
 import { CompanySpec, loadKnowledgeBase, mergeImports, tokenize, type KbIndex } from '@rivals/kb';
 import { flatName, junkReason, learnedText, MAX_LEARNED_TERMS, shortDescription } from './discovery.js';
 import { KnowledgeModel } from './model.js';
+import { languageByLexicon, toEnglish } from './multilingual.js';
 import type { TargetProfile } from './profile.js';
 import { Ranker, type DiscoveredInput, type ExternalSignal, type LearnedSignal, type RankOptions } from './ranker.js';
 import { cosine, type SparseVector } from './text.js';
@@ -395,7 +397,8 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     const name = companyName(page);
     if (!name || this.claimsKnownIdentity(name)) return null;
     const text = learnedText(page);
-    const placed = this.place(text);
+    const language = languageOf(page, text);
+    const placed = this.place(text, language);
     if (!placed) return null;
     const terms = [...new Set(tokenize(text))].slice(0, MAX_LEARNED_TERMS);
     // A niche's consensus: the discovered peers close to this page (rivals saying the same things) vote for their
@@ -416,7 +419,6 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     const categories = voted
       ? ranked.map(([id, v]) => ({ id, weight: Math.round((v / top) * 1000) / 1000 }))
       : [...placed.categories].map(([c, weight]) => ({ id: this.model.index.categories[c]!.id, weight: Math.round(weight * 1000) / 1000 }));
-    const language = (page as { language?: string | null }).language ?? null;
     return {
       domain: page.domain,
       name,
@@ -573,6 +575,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       keywords: new Set(e.keywords),
       segments: e.segments,
       model: e.model,
+      language: null,
     };
   }
 
@@ -590,7 +593,11 @@ export class KnowledgeBaseEngine implements ResearchEngine {
   homepageProfile(page: HomepageProfile): TargetProfile | null {
     // The title is where a company says what it is; it counts twice, like the description it sums up.
     const text = [page.title, page.title, page.description, page.description, ...page.headings, ...page.keywords].join(' ');
-    const placed = this.place(text);
+    // A page in German, French, Spanish, Portuguese, Italian or Dutch is read in the knowledge base's English. The
+    // crawler names the language; a profile cached before it did is judged from its text here, and a page too short
+    // for either by the lexicon language that knows its words.
+    const language = languageOf(page, text);
+    const placed = this.place(text, language);
     if (!placed) return null;
     return {
       source: 'homepage',
@@ -603,12 +610,13 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       keywords: new Set(page.keywords.map((k) => k.toLowerCase())),
       segments: [],
       model: null,
+      language,
     };
   }
 
-  /** Up to three categories for a text, primary (weight 1) first. */
-  private place(text: string): { categories: Map<number, number>; primary: number; vector: SparseVector } | null {
-    const vector = this.model.text.vectorize(this.model.text.termIds(text));
+  /** Up to three categories for a text (in its language, read in English), primary (weight 1) first. */
+  private place(text: string, language: string | null): { categories: Map<number, number>; primary: number; vector: SparseVector } | null {
+    const vector = this.model.text.vectorize(this.model.text.termIds(toEnglish(text, language)));
     if (vector.size === 0) return null;
     const scores = new Map<number, number>();
     this.model.categoryVectors.forEach((cv, c) => scores.set(c, cosine(vector, cv)));
@@ -629,6 +637,11 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     const chosen = ranked.filter(([, s]) => s >= best[1] * INFERRED_CATEGORY_RATIO).slice(0, MAX_INFERRED_CATEGORIES);
     return { categories: new Map(chosen.map(([c, s]) => [c, s / best[1]])), primary: best[0], vector };
   }
+}
+
+/** A page's language: as the crawler read it, else judged from its text, else by the lexicon that knows its words. */
+function languageOf(page: HomepageProfile, text: string): string | null {
+  return (page.language !== undefined ? page.language : detectLanguage(text)) ?? languageByLexicon(text);
 }
 
 /** A page's company name: its JSON-LD Organization or og:site_name, else the title's first part ("Acme | CRM" -> Acme). */

@@ -42,7 +42,7 @@ describe('discovered companies (learning from homepages read)', () => {
       domain: 'pipeflow.io',
       name: 'Pipeflow GmbH',
       description: 'Pipeflow tracks deals, contacts and the sales pipeline of small teams.',
-      language: null,
+      language: 'en', // judged from the page's text
       country: 'DE',
       url: 'https://pipeflow.io/',
       fetchedAt: '2026-11-20T00:00:00.000Z',
