@@ -63,6 +63,12 @@ export const config = {
         return { name, url };
       });
   },
+  /** The REST API and stage whose authorizer cache a key revocation empties (unset: nothing caches, nothing to empty). */
+  get authorizerCacheStage(): { restApiId: string; stageName: string } | null {
+    const restApiId = process.env.REST_API_ID;
+    const stageName = process.env.API_STAGE;
+    return restApiId && stageName ? { restApiId, stageName } : null;
+  },
   get version(): string {
     return process.env.SERVICE_VERSION ?? '0.1.0';
   },

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Observability } from '../constructs/observability.js';
 import { WebFront } from '../constructs/web-front.js';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
+import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, FLUSHES_AUTHORIZER_CACHE, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
 import { DASHBOARD_DIST } from '../web.js';
 import { BulkWorkers, grantAggregate, grantBulk, type BulkResources } from './bulk-workers.js';
 
@@ -175,6 +175,7 @@ export class ApiStack extends Stack {
       if (route.path.startsWith('/api/bulk/') || route.id === 'WebhookSecret') grantBulk(fn, { table: props.table, ...props.bulk }, { uploads: route.id === 'BulkUploadUrl' });
       // A route that researches settles searches, and sends each to be counted in my-companies.
       if (route.knowledgeBase) grantAggregate(fn, props.bulk.aggregateQueue);
+      if (FLUSHES_AUTHORIZER_CACHE.includes(route.id)) this.allowAuthorizerCacheFlush(fn, config.stage);
       this.functions[route.id] = fn;
       if (route.knowledgeBase) this.enableProviders(fn, config);
       const resource = this.api.root.resourceForPath(route.path);
@@ -211,6 +212,21 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address of the API' });
     new CfnOutput(this, 'TableName', { value: props.table.tableName, description: 'The single table (for the operator command)' });
     new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn, description: 'SNS topic the alarms notify' });
+  }
+
+  /**
+   * A revoked key is refused on its next request: the function that revokes empties this stage's authorizer cache
+   * (FlushStageAuthorizersCache is apigateway:DELETE on the stage's cache/authorizers; nothing else is granted).
+   */
+  private allowAuthorizerCacheFlush(fn: ApiFunction, stage: string) {
+    fn.addEnvironment(ENV.restApiId, this.api.restApiId);
+    fn.addEnvironment(ENV.apiStage, stage);
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['apigateway:DELETE'],
+        resources: [Stack.of(this).formatArn({ service: 'apigateway', account: '', resource: `/restapis/${this.api.restApiId}/stages/${stage}/cache/authorizers` })],
+      }),
+    );
   }
 
   /**

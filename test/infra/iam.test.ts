@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '@rivals/db';
-import { RATE_LIMIT_PARTITION, ROUTES } from '../../infra/routes.js';
+import { FLUSHES_AUTHORIZER_CACHE, RATE_LIMIT_PARTITION, ROUTES } from '../../infra/routes.js';
 import { buildStage } from '../../infra/stage.js';
 
 interface Statement {
@@ -82,6 +82,18 @@ describe('IAM', () => {
     expect(grants.length).toBe(2 * (ROUTES.length + 1));
     for (const { statement } of grants) expect(actionsOf(statement).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
     expect(keys.rateBucket('ip:203.0.113.9').pk.startsWith(RATE_LIMIT_PARTITION)).toBe(true);
+  });
+
+  it('lets only the key-revoking functions flush the authorizer cache, of their own stage only', () => {
+    const grants = statements().filter(({ statement }) => actionsOf(statement).some((a) => a.startsWith('apigateway:')));
+    expect(grants.length).toBe(2 * FLUSHES_AUTHORIZER_CACHE.length);
+    for (const { policy, statement } of grants) {
+      expect(FLUSHES_AUTHORIZER_CACHE.some((id) => policy.startsWith(`${id}Function`))).toBe(true);
+      expect(actionsOf(statement)).toEqual(['apigateway:DELETE']);
+      const resource = JSON.stringify(statement.Resource);
+      expect(resource).toMatch(/\/restapis\/.*\/stages\/(dev|prod)\/cache\/authorizers"/);
+      expect(hasWildcard(statement.Resource)).toBe(false);
+    }
   });
 
   it('never lets a function Scan the table', () => {

@@ -63,6 +63,8 @@ export interface InstanceRecord {
   port: number;
   dataDir: string | null;
   endpoints: { dynamodb: string; s3: string; sqs: string };
+  /** The local API Gateway control endpoint (FlushStageAuthorizersCache), for the operator command. */
+  gatewayControl?: string;
   resources: ProvisionedResources;
   startedAt: string;
 }

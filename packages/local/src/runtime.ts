@@ -11,7 +11,8 @@ import { PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { freePort, LOCAL_CREDENTIALS, LOCAL_HOST, LOCAL_REGION, startDynamoDbLocal, startS3, startSqs, type DynamoDbLocalOptions, type RunningEngine, type RunningS3 } from './engines.js';
 import { DASHBOARD_DIST } from '../../../infra/web.js';
-import { createFront } from './front.js';
+import { AuthorizerCache, createFront, createGatewayControl } from './front.js';
+import { AUTHORIZER } from '../../../infra/routes.js';
 import { DEFAULT_PORT, lockDataDir, removeInstance, writeInstance } from './instance.js';
 import { provision, type ProvisionedResources } from './provision.js';
 import { startSchedules } from './schedules.js';
@@ -22,6 +23,10 @@ export const PROJECT_ROOT = resolve(fileURLToPath(new URL('../../..', import.met
 export const DEV_ACCOUNT_ID = 'acct_dev';
 
 const PREFIX = 'rivals-local';
+/** The local front's stage name (in method ARNs, and the stage whose authorizer cache a revocation empties). */
+export const STAGE = 'local';
+/** The REST API id the local handlers name when they empty the authorizer cache. */
+export const LOCAL_REST_API_ID = 'local';
 const CLIENT_CONFIG = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
 
 export interface LocalOptions {
@@ -86,7 +91,12 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
 
     const resources = await provision(endpoints, PREFIX, CLIENT_CONFIG);
     await allowBrowserUploads(endpoints.s3, resources.bucketName);
-    configureHandlers(endpoints, resources);
+    // The front's authorizer cache, and the control server through which a key revocation empties it (as in AWS).
+    const authorizerCache = new AuthorizerCache((options.authorizerCacheTtlSeconds ?? AUTHORIZER.cacheTtlSeconds) * 1000);
+    const control = createGatewayControl(authorizerCache, STAGE);
+    cleanups.push(() => closeServer(control));
+    const gatewayControl = await listen(control, 0, LOCAL_HOST);
+    configureHandlers(endpoints, resources, gatewayControl);
 
     const table: TableRef = { client: createDocumentClient(createDynamoClient({ ...CLIENT_CONFIG, endpoint: endpoints.dynamodb })), tableName: resources.tableName };
     const credits = options.devCredits ?? 1000;
@@ -122,7 +132,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       projectRoot: PROJECT_ROOT,
       log,
       dashboard: { root: join(PROJECT_ROOT, DASHBOARD_DIST), connectSources: [endpoints.s3] },
-      ...(options.authorizerCacheTtlSeconds === undefined ? {} : { authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds }),
+      stage: STAGE,
+      authorizerCache,
     });
     cleanups.push(() => closeServer(server));
     const workers = startLocalWorkers({
@@ -141,7 +152,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     if (options.stateDir) {
       const { stateDir } = options;
       const port = Number(new URL(url).port);
-      keyFile = writeInstance(stateDir, { url, pid: process.pid, port, dataDir: options.dataDir ?? null, endpoints, resources, startedAt: new Date().toISOString() }, apiKey);
+      keyFile = writeInstance(stateDir, { url, pid: process.pid, port, dataDir: options.dataDir ?? null, endpoints, gatewayControl, resources, startedAt: new Date().toISOString() }, apiKey);
       cleanups.push(() => removeInstance(stateDir, port));
     }
     return { url, apiKey, accountId, resources, endpoints, table, keyFile, workers, stop };
@@ -186,7 +197,7 @@ async function startEngines(dynamoOptions: DynamoDbLocalOptions, dataDir: string
 }
 
 /** The environment the Lambda handlers read, pointing at the local engines. Health probes them (see functions/http/health.ts). */
-function configureHandlers(endpoints: LocalService['endpoints'], resources: ProvisionedResources) {
+function configureHandlers(endpoints: LocalService['endpoints'], resources: ProvisionedResources, gatewayControl: string) {
   Object.assign(process.env, {
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
@@ -194,6 +205,9 @@ function configureHandlers(endpoints: LocalService['endpoints'], resources: Prov
     AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
     AWS_ENDPOINT_URL_S3: endpoints.s3,
     AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+    AWS_ENDPOINT_URL_API_GATEWAY: gatewayControl,
+    REST_API_ID: LOCAL_REST_API_ID,
+    API_STAGE: STAGE,
     AWS_LAMBDA_FUNCTION_NAME: 'rivals-local',
     TABLE_NAME: resources.tableName,
     UPLOADS_BUCKET: resources.bucketName,
