@@ -16,6 +16,9 @@ export const BULK_MAX_DOMAINS = 10_000;
 export const BULK_MAX_REJECTED_ROWS = 1_000;
 export const BULK_MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const BULK_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+/** A CSV record (row) holds at most this many cells, and this many characters; a file past either is refused (400). */
+export const BULK_CSV_MAX_COLUMNS = 1_000;
+export const BULK_CSV_MAX_RECORD_CHARS = 64 * 1024;
 
 /** A CSV row that was not researched and never charged: its 1-based line, what it held, and why. */
 export const RejectedRow = z.strictObject({ row: z.number().int().min(1), value: z.string(), reason: z.string() });

@@ -1,7 +1,9 @@
 // core: reading a bulk CSV, streamed. csv-parse does the CSV (BOM, quotes, CRLF); this picks the separator, finds the
-// header and the domain column, normalises, dedupes and validates the domains, and lists the rows it rejects.
+// header and the domain column, normalises, dedupes and validates the domains, and lists the rows it rejects. A file
+// is hostile until read: records are capped in cells and characters, so that no file costs more than a moment of CPU
+// (docs/bulk.md "Limits").
 import { parse, CsvError } from 'csv-parse';
-import { BULK_MAX_REJECTED_ROWS, type RejectedRow } from '@rivals/contracts';
+import { BULK_CSV_MAX_COLUMNS, BULK_CSV_MAX_RECORD_CHARS, BULK_MAX_REJECTED_ROWS, type RejectedRow } from '@rivals/contracts';
 import { normalizeDomain } from '../domain.js';
 import { ApiError, invalidRequest } from '../errors.js';
 
@@ -38,6 +40,38 @@ export function sniffSeparator(text: string): string {
   return best;
 }
 
+/** Only this many leading cells of the first record are read to tell a header (and its domain column) from data. */
+export const HEADER_CELLS = 20;
+
+const tooWide = (line: number) =>
+  invalidRequest(`The file is not a CSV of domains: line ${line} holds more than ${BULK_CSV_MAX_COLUMNS} cells.`, [{ field: 'file', problem: 'too many columns' }]);
+
+/**
+ * Counts the separators of each record as bytes stream by, and refuses a record of more than BULK_CSV_MAX_COLUMNS
+ * cells before csv-parse builds it: csv-parse caps a record's characters (max_record_size) but not its cells, and
+ * a line of 5 million bare separators holds no character at all. Quotes are followed as csv-parse reads them (a
+ * doubled quote inside a quoted cell toggles twice), so a quoted separator or line break is not counted.
+ */
+function columnGuard(separator: string) {
+  const sep = separator.charCodeAt(0);
+  let quoted = false;
+  let cells = 1;
+  let line = 1;
+  return (chunk: Buffer) => {
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i]!;
+      if (byte === 0x22) quoted = !quoted;
+      else if (quoted) continue;
+      else if (byte === sep) {
+        if (++cells > BULK_CSV_MAX_COLUMNS) throw tooWide(line);
+      } else if (byte === 0x0a || byte === 0x0d) {
+        if (byte === 0x0a) line++;
+        cells = 1;
+      }
+    }
+  };
+}
+
 const tooMany = (max: number) => new ApiError('payload_too_large', `A job holds at most ${max} domains.`);
 const notCsv = () => new ApiError('unsupported_media_type', 'The file is not a CSV text file.');
 
@@ -61,23 +95,32 @@ export async function parseDomainsCsv(input: AsyncIterable<Uint8Array | string> 
   }
   if (head.some((c) => c.includes(0))) throw notCsv();
 
+  const delimiter = sniffSeparator(headText.replace(/^\uFEFF/, ''));
+  const guard = columnGuard(delimiter);
   const parser = parse({
     bom: true,
-    delimiter: sniffSeparator(headText.replace(/^\uFEFF/, '')),
+    delimiter,
     relax_column_count: true,
     skip_empty_lines: true,
     trim: true,
     info: true,
+    // Characters a record may hold (its cells together, quotes unfolded): one giant cell, or a deep run of quotes, is
+    // refused once it passes this, not read to its end.
+    max_record_size: BULK_CSV_MAX_RECORD_CHARS,
   });
+  const write = async (chunk: Buffer) => {
+    guard(chunk);
+    if (!parser.write(chunk)) await new Promise((r) => parser.once('drain', r));
+  };
   const feed = (async () => {
     try {
-      for (const chunk of head) if (!parser.write(chunk)) await new Promise((r) => parser.once('drain', r));
+      for (const chunk of head) await write(chunk);
       for (;;) {
         const next = await iterator.next();
         if (next.done) break;
         const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : Buffer.from(next.value);
         if (chunk.includes(0)) throw notCsv();
-        if (!parser.write(chunk)) await new Promise((r) => parser.once('drain', r));
+        await write(chunk);
       }
       parser.end();
     } catch (error) {
@@ -92,9 +135,10 @@ export async function parseDomainsCsv(input: AsyncIterable<Uint8Array | string> 
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       if (record.every((cell) => cell === '')) continue;
       if (column === null) {
-        const isHeader = record.every((cell) => validDomain(cell) === null);
+        const leading = record.slice(0, HEADER_CELLS);
+        const isHeader = leading.every((cell) => cell.length > 253 || validDomain(cell) === null);
         if (isHeader) {
-          const named = record.findIndex((cell) => DOMAIN_HEADERS.includes(cell.toLowerCase()));
+          const named = leading.findIndex((cell) => DOMAIN_HEADERS.includes(cell.toLowerCase()));
           column = named >= 0 ? named : 0;
           continue;
         }
@@ -117,6 +161,8 @@ export async function parseDomainsCsv(input: AsyncIterable<Uint8Array | string> 
     parser.destroy();
     await iterator.return?.();
     if (error instanceof ApiError) throw error;
+    if (error instanceof CsvError && error.code === 'CSV_MAX_RECORD_SIZE')
+      throw invalidRequest(`The file is not a CSV of domains: a record holds more than ${BULK_CSV_MAX_RECORD_CHARS} characters.`, [{ field: 'file', problem: 'record too large' }]);
     if (error instanceof CsvError) throw invalidRequest(`The file is not valid CSV: ${error.message}`, [{ field: 'file', problem: error.code }]);
     throw error;
   }
