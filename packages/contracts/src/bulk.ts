@@ -19,6 +19,8 @@ export const BULK_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 /** A CSV record (row) holds at most this many cells, and this many characters; a file past either is refused (400). */
 export const BULK_CSV_MAX_COLUMNS = 1_000;
 export const BULK_CSV_MAX_RECORD_CHARS = 64 * 1024;
+/** A CSV holds at most this many lines (header, blank lines, duplicates and invalid rows included); past it, 413. */
+export const BULK_CSV_MAX_ROWS = 25_000;
 
 /** A CSV row that was not researched and never charged: its 1-based line, what it held, and why. */
 export const RejectedRow = z.strictObject({ row: z.number().int().min(1), value: z.string(), reason: z.string() });
