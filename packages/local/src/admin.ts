@@ -7,8 +7,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { ApiGatewayAuthorizerCache } from '@rivals/aws/authorizer-cache';
 import { DEFAULT_FREE_CREDITS, type AuthorizerCache } from '@rivals/core';
 import { createDocumentClient, createDynamoClient } from '@rivals/db';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from './engines.js';
-import { DEFAULT_PORT, runningInstance, type InstanceRecord } from './instance.js';
+import { LOCAL_REGION } from './engines.js';
+import { DEFAULT_PORT, readCredentials, runningInstance, type InstanceRecord } from './instance.js';
 import { LOCAL_REST_API_ID, PROJECT_ROOT, STAGE } from './runtime.js';
 import { tableServices } from './services.js';
 
@@ -44,8 +44,8 @@ async function deployedStage(stage: string): Promise<{ tableName: string; author
   }
 }
 
-/** The credentials the running instance's engines accept. */
-const localCredentials = (_instance: InstanceRecord) => LOCAL_CREDENTIALS;
+/** The credentials the running instance's engines accept (random per run, in .local/<port>/aws-credentials). */
+const localCredentials = (instance: InstanceRecord) => readCredentials(join(PROJECT_ROOT, '.local'), instance.port);
 
 async function connect(options: { table?: string; stage?: string; port: number }) {
   const deployed = options.stage && !options.table ? await deployedStage(options.stage) : undefined;
