@@ -51,8 +51,10 @@ export const BulkUploadQuery = z.strictObject({
 });
 export type BulkUploadQuery = z.output<typeof BulkUploadQuery>;
 
-/** Body of POST /api/bulk/upload-url (optional). */
+/** Body of POST /api/bulk/upload-url. */
 export const BulkUploadUrlRequest = z.strictObject({
+  /** The file's exact size: the upload URL accepts a body of this many bytes and no other. */
+  sizeBytes: z.number().int().min(1).max(BULK_MAX_UPLOAD_BYTES),
   filename: filename.optional(),
   limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_MAX),
   webhookUrl: webhookUrl.optional(),

@@ -178,6 +178,34 @@ export class DynamoBulkJobStore implements BulkJobStore {
     return { items: items.map((i) => withoutKeys<T>(i)), nextCursor };
   }
 
+  async countAwaitingJobs(accountId: string, since: string): Promise<number> {
+    // Newest first, stopping at the first job older than `since`: job ids are ordered by time, so the rest are older.
+    let count = 0;
+    let start: Record<string, unknown> | undefined;
+    const { pk, skPrefix } = keys.bulkJobsOf(accountId);
+    do {
+      const { Items = [], LastEvaluatedKey } = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.name,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+          ExpressionAttributeNames: { '#status': 'status' },
+          ProjectionExpression: '#status, createdAt',
+          ScanIndexForward: false,
+          ConsistentRead: true,
+          Limit: 50,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of Items) {
+        if (typeof item.createdAt === 'string' && item.createdAt < since) return count;
+        if (item.status === 'awaiting_upload') count++;
+      }
+      start = LastEvaluatedKey;
+    } while (start);
+    return count;
+  }
+
   listJobs(accountId: string, request: PageRequest) {
     return this.page<BulkJobRecord>(keys.bulkJobsOf(accountId), request, 'newest-first');
   }

@@ -31,6 +31,9 @@ export interface UploadOptions extends SearchFilters {
   filename?: string | undefined;
 }
 
+/** Jobs an account may hold awaiting their upload at once (each holds a live upload URL); one more is 409 conflict. */
+export const MAX_AWAITING_UPLOADS = 10;
+
 const JOB_ID = /^job_[0-9a-z]{26}$/;
 const UPLOAD_KEY = /^uploads\/(acct_[0-9a-z_]+)\/(job_[0-9a-z]{26})\.csv$/;
 
@@ -152,15 +155,24 @@ export class BulkService {
   }
 
   /** POST /api/bulk/upload-url: an awaiting_upload job and a presigned PUT; nothing is charged until the file lands. */
-  async createUploadUrl(accountId: string, options: UploadOptions): Promise<BulkUploadUrl> {
+  async createUploadUrl(accountId: string, options: UploadOptions & { sizeBytes: number }): Promise<BulkUploadUrl> {
+    if (options.sizeBytes > this.deps.maxUploadBytes)
+      throw new ApiError('payload_too_large', `An uploaded CSV may be at most ${this.deps.maxUploadBytes / 1024 / 1024} MB.`, { details: [{ field: 'sizeBytes', problem: 'too large' }] });
     await this.checkWebhook(accountId, options.webhookUrl);
     const now = this.deps.clock.now();
+    // Only jobs made within one URL lifetime can still await their file (older ones have expired).
+    const since = new Date(now.getTime() - this.deps.uploadUrlTtlSeconds * 1000).toISOString();
+    if ((await this.deps.jobs.countAwaitingJobs(accountId, since)) >= MAX_AWAITING_UPLOADS)
+      throw new ApiError(
+        'conflict',
+        `This account already has ${MAX_AWAITING_UPLOADS} jobs awaiting their upload; upload their files, or let their URLs expire (${this.deps.uploadUrlTtlSeconds / 60} minutes), first.`,
+      );
     const expiresAt = new Date(now.getTime() + this.deps.uploadUrlTtlSeconds * 1000).toISOString();
     const job = this.newJob(accountId, options, now.toISOString(), { status: 'awaiting_upload', uploadExpiresAt: expiresAt });
     job.uploadKey = uploadKeyOf(accountId, job.id);
     job.webhookState = options.webhookUrl ? 'pending' : null;
     await this.deps.jobs.createAwaitingJob(job);
-    const uploadUrl = await this.deps.uploads.presignPut(job.uploadKey, 'text/csv', this.deps.uploadUrlTtlSeconds);
+    const uploadUrl = await this.deps.uploads.presignPut(job.uploadKey, 'text/csv', options.sizeBytes, this.deps.uploadUrlTtlSeconds);
     return { jobId: job.id, uploadUrl, expiresAt };
   }
 
@@ -178,15 +190,20 @@ export class BulkService {
     const fail = async (error: string) => {
       if (await this.deps.jobs.failAwaitingJob(accountId, jobId, error, this.deps.clock.now().toISOString())) await this.notify(accountId, jobId);
     };
-    const size = await this.deps.uploads.size(job.uploadKey!);
-    if (size === null) return;
-    if (size > this.deps.maxUploadBytes) return fail('upload_too_large');
+    const object = await this.deps.uploads.stat(job.uploadKey!);
+    if (object === null) return;
+    if (object.size > this.deps.maxUploadBytes) return fail('upload_too_large');
 
     let parsed: ParsedDomains;
     try {
-      parsed = await parseDomainsCsv(await this.deps.uploads.read(job.uploadKey!), { maxDomains: this.deps.maxDomains });
+      // The version just checked, and no more than the cap of it: a file replaced or grown since is not read.
+      const bytes = await this.deps.uploads.read(job.uploadKey!, { etag: object.etag, maxBytes: this.deps.maxUploadBytes });
+      parsed = await parseDomainsCsv(bytes, { maxDomains: this.deps.maxDomains });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      const problem = error.extra.details?.[0]?.problem;
+      if (problem === 'too large') return fail('upload_too_large');
+      if (problem === 'changed') return fail('upload_changed');
       const reason = { payload_too_large: 'too_many_domains', unsupported_media_type: 'not_csv' } as Record<string, string>;
       return fail(reason[error.code] ?? (/no valid domain/.test(error.message) ? 'no_valid_domains' : 'invalid_csv'));
     }

@@ -349,7 +349,7 @@ class Rivals:
                 timeout=timeout,
             )
             return from_dict(BulkUpload, res.json())
-        target = self.create_upload_url(filename=name, limit=limit, webhook_url=webhook_url, timeout=timeout)
+        target = self.create_upload_url(size_bytes=len(data), filename=name, limit=limit, webhook_url=webhook_url, timeout=timeout)
         self.request(
             "PUT", target.upload_url, body=data, headers={"Content-Type": "text/csv"}, auth=False, absolute_url=True, timeout=timeout
         )
@@ -358,13 +358,15 @@ class Rivals:
     def create_upload_url(
         self,
         *,
+        size_bytes: int,
         filename: Optional[str] = None,
         limit: Optional[int] = None,
         webhook_url: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> BulkUploadUrl:
-        """A presigned PUT for a large CSV (send it with ``Content-Type: text/csv``)."""
-        payload = {k: v for k, v in (("filename", filename), ("limit", limit), ("webhookUrl", webhook_url)) if v is not None}
+        """A presigned PUT for a large CSV of exactly ``size_bytes`` bytes (the URL accepts no other size); send it
+        with ``Content-Type: text/csv``."""
+        payload = {k: v for k, v in (("sizeBytes", size_bytes), ("filename", filename), ("limit", limit), ("webhookUrl", webhook_url)) if v is not None}
         return from_dict(BulkUploadUrl, self.request("POST", "/api/bulk/upload-url", json_body=payload, timeout=timeout).json())
 
     def get_bulk_job(self, job_id: str, *, limit: Optional[int] = None, cursor: Optional[str] = None, timeout: Optional[float] = None) -> BulkJob:
