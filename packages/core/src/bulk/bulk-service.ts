@@ -1,7 +1,7 @@
 // core use case: bulk jobs as the API sees them. Upload (body or presigned S3 PUT), reserve the whole job's credits in
 // one write, fan the domains out to the queue; list, read, cancel and download jobs.
 import type { BulkJob, BulkUploadAccepted, BulkUploadUrl, BulkDomainResult, SearchFilters } from '@rivals/contracts';
-import { BULK_CSV_COLUMNS } from '@rivals/contracts';
+import { BULK_CSV_COLUMNS, csvRow } from '@rivals/contracts';
 import { ApiError, insufficientCredits, invalidRequest, notFound } from '../errors.js';
 import type { Clock, CreditsLedger, IdGenerator } from '../ports.js';
 import { parseDomainsCsv, type ParsedDomains } from './csv.js';
@@ -47,13 +47,6 @@ const domainResult = (d: BulkDomainRecord): BulkDomainResult => ({
   likelyCompetitors: d.likelyCompetitors,
   error: d.error,
 });
-
-/** A CSV cell, quoted when needed, and escaped against spreadsheet formula injection (OWASP's advice). */
-export function csvCell(value: string | number | boolean | null | undefined): string {
-  let text = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) || text.startsWith("'") ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 export class BulkService {
   constructor(private readonly deps: BulkServiceDeps) {}
@@ -248,14 +241,14 @@ export class BulkService {
   /** GET /api/bulk/jobs/:id/download: CSV lines, produced page by page (never the whole file in memory at once). */
   async *download(accountId: string, jobId: string, searches: { get(accountId: string, searchId: string): Promise<{ competitors?: { rank: number; company: string; domain: string; matchScore: number; type: string; confidence: number; likelyCompetitor: boolean }[] } | null> }): AsyncGenerator<string> {
     const job = await this.job(accountId, jobId);
-    yield `${BULK_CSV_COLUMNS.join(',')}\r\n`;
+    yield `${csvRow(BULK_CSV_COLUMNS)}\r\n`;
     for await (const d of this.deps.jobs.allDomains(job.id)) {
       if (d.state === 'succeeded') {
         const search = await searches.get(accountId, d.searchId);
         for (const c of search?.competitors ?? [])
-          yield `${[d.domain, c.rank, c.company, c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor, ''].map(csvCell).join(',')}\r\n`;
+          yield `${csvRow([d.domain, c.rank, c.company, c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor, ''])}\r\n`;
       } else if (d.state === 'failed' || d.state === 'cancelled') {
-        yield `${[d.domain, '', '', '', '', '', '', '', d.error ?? d.state].map(csvCell).join(',')}\r\n`;
+        yield `${csvRow([d.domain, '', '', '', '', '', '', '', d.error ?? d.state])}\r\n`;
       }
     }
   }
