@@ -132,4 +132,19 @@ describe('bulk research over HTTP on the local runtime', () => {
     expect(res.status).toBe(201);
     expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
   });
+
+  it.each(['https://127.0.0.1/', 'https://169.254.169.254/latest/meta-data/', 'https://[::1]/', 'https://10.0.0.7/hook', 'https://localhost/hook', 'https://metadata.google.internal/'])(
+    'refuses the webhook URL %s when a job is created (400 naming webhookUrl), charging nothing',
+    async (webhookUrl) => {
+      await call('/api/webhook-secret', { method: 'POST' });
+      const before = await balance();
+      const direct = await call(`/api/bulk/upload?limit=1&webhookUrl=${encodeURIComponent(webhookUrl)}`, { method: 'POST', body: 'stripe.com\n', headers: { 'content-type': 'text/csv' } });
+      expect(direct.status).toBe(400);
+      expect(direct.body.error).toMatchObject({ code: 'invalid_request', details: [{ field: 'webhookUrl', problem: expect.any(String) }] });
+      const presigned = await call('/api/bulk/upload-url', { method: 'POST', body: JSON.stringify({ limit: 1, sizeBytes: 11, webhookUrl }), headers: { 'content-type': 'application/json' } });
+      expect(presigned.status).toBe(400);
+      expect(presigned.body.error.details).toEqual([expect.objectContaining({ field: 'webhookUrl' })]);
+      expect(await balance()).toBe(before);
+    },
+  );
 });
