@@ -207,6 +207,7 @@ export class ApiStack extends Stack {
       api: this.api,
       dashboardDir: DASHBOARD_DIR,
       retainData: config.retainData,
+      uploadsOrigin: `https://${props.bulk.uploads.bucketRegionalDomainName}`,
       ...(config.domainName ? { domainName: config.domainName, certificateArn: config.certificateArn! } : {}),
     });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address of the API' });
