@@ -36,6 +36,7 @@ export function acknowledgeNagFindings({ stateful, api, config }: Stage): void {
     L1: 'Functions run on Node.js 22, the Lambda runtime this project supports and tests.',
     APIG2: 'Every handler validates its request with a strict schema that names the field at fault; API Gateway validation would answer first, with less.',
     COG4: 'Callers authenticate with API keys through the REQUEST authorizer on X-API-Key, by design: there are no Cognito users.',
+    SMG4: 'The webhook sealing key is not rotated automatically: every stored webhook secret is sealed with it, so a rotation needs a re-seal (accounts rotate their own secrets at any time).',
     APIG4: 'Only the keyless routes (health, the OpenAPI document, public shared searches) have no authorizer, by design.',
     ...(config.waf ? {} : { APIG3: 'The WAF web ACL is opt-in (context waf=true); the functions rate-limit per key and per IP.' }),
     ...(config.cloudWatchRole

@@ -119,6 +119,8 @@ export const ENV = {
   /** Set only on the functions that revoke keys: the stage whose authorizer cache they empty. */
   restApiId: 'REST_API_ID',
   apiStage: 'API_STAGE',
+  /** Set only on the functions that seal and open webhook signing secrets: the secret holding their key. */
+  webhookSecretKey: 'WEBHOOK_SECRET_KEY_ARN',
 } as const;
 
 /** Partition-key prefix of the rate-limit buckets (packages/db keys.rateBucket): every function may update those items. */

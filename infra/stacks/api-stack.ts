@@ -193,6 +193,7 @@ export class ApiStack extends Stack {
     Object.assign(this.functions, workers.functions);
     // The bulk worker researches with the same engine as a search, so with the same providers.
     this.enableProviders(workers.functions[WORKERS.bulkDomain.id]!, config);
+    this.sealWebhookSecrets([this.functions.WebhookSecret!, workers.functions[WORKERS.webhookSender.id]!], config.retainData);
 
     if (config.waf) this.firewall(config.wafRateLimit);
 
@@ -213,6 +214,23 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address of the API' });
     new CfnOutput(this, 'TableName', { value: props.table.tableName, description: 'The single table (for the operator command)' });
     new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn, description: 'SNS topic the alarms notify' });
+  }
+
+  /**
+   * Webhook signing secrets are stored sealed (AES-256-GCM, packages/core/src/sealing.ts) under a key generated here
+   * and kept in Secrets Manager, readable only by the function that rotates secrets and the one that signs deliveries:
+   * a copy of the table alone holds no usable secret. Kept with the data when the stage retains its data.
+   */
+  private sealWebhookSecrets(functions: ApiFunction[], retainData: boolean) {
+    const key = new Secret(this, 'WebhookSecretKey', {
+      description: 'Rivals: the key webhook signing secrets are sealed with',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    for (const fn of functions) {
+      fn.addEnvironment(ENV.webhookSecretKey, key.secretArn);
+      key.grantRead(fn);
+    }
   }
 
   /**

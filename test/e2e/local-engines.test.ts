@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookSecrets as bulkWebhookSecrets } from '../../functions/shared/bulk.js';
 import { credentialsFile, keyFile, readCredentials } from '../../packages/local/src/instance.js';
 import { freePort, LOCAL_REGION } from '../../packages/local/src/engines.js';
 import { startLocal, type LocalService } from '../../packages/local/src/runtime.js';
@@ -43,6 +45,18 @@ const isLoopback = (hex: string) =>
 
 const s3With = (credentials: { accessKeyId: string; secretAccessKey: string }) =>
   new S3Client({ region: LOCAL_REGION, endpoint: service.endpoints.s3, forcePathStyle: true, credentials, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED', maxAttempts: 1 });
+
+describe('webhook signing secrets at rest', () => {
+  it('are sealed in the table: a rotated secret appears in no raw item, and signs deliveries still', async () => {
+    const res = await fetch(`${service.url}/api/webhook-secret`, { method: 'POST', headers: { 'x-api-key': service.apiKey } });
+    expect(res.status).toBe(201);
+    const { secret } = (await res.json()) as { secret: string };
+    const { Items = [] } = await service.table.client.send(new ScanCommand({ TableName: service.table.tableName }));
+    expect(Items.filter((item) => JSON.stringify(item).includes(secret))).toEqual([]);
+    expect(Items.filter((item) => typeof item.sealed === 'string')).toHaveLength(1);
+    expect(await bulkWebhookSecrets().get(service.accountId)).toBe(secret);
+  });
+});
 
 describe('the local engines', () => {
   it('listen on loopback only, the API front included', () => {

@@ -1,6 +1,7 @@
 // local runtime: the whole service on one machine. Local AWS engines, the resources the CDK app declares, the
 // environment the Lambda handlers read, a development account with its key, and the HTTP front (API and dashboard).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -100,7 +101,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     const control = createGatewayControl(authorizerCache, STAGE);
     cleanups.push(() => closeServer(control));
     const gatewayControl = await listen(control, 0, LOCAL_HOST);
-    configureHandlers(endpoints, resources, gatewayControl, credentials);
+    configureHandlers(endpoints, resources, gatewayControl, credentials, webhookSecretKey(options.dataDir));
 
     const table: TableRef = { client: createDocumentClient(createDynamoClient({ ...clientConfig, endpoint: endpoints.dynamodb })), tableName: resources.tableName };
     const credits = options.devCredits ?? 1000;
@@ -201,9 +202,24 @@ async function startEngines(dynamoOptions: DynamoDbLocalOptions, dataDir: string
 }
 
 /** The environment the Lambda handlers read, pointing at the local engines. Health probes them (see functions/http/health.ts). */
-function configureHandlers(endpoints: LocalService['endpoints'], resources: ProvisionedResources, gatewayControl: string, credentials: LocalCredentials) {
+/**
+ * The key webhook signing secrets are sealed with (as Secrets Manager holds it in AWS): kept in DATA_DIR beside the
+ * data it opens (0600), so that a restart still reads them; a key of this run only when the data is in memory too.
+ */
+function webhookSecretKey(dataDir: string | undefined): Buffer {
+  if (!dataDir) return randomBytes(32);
+  const file = join(dataDir, 'webhook-secret-key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+  }
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+}
+
+function configureHandlers(endpoints: LocalService['endpoints'], resources: ProvisionedResources, gatewayControl: string, credentials: LocalCredentials, webhookKey: Buffer) {
   Object.assign(process.env, {
     AWS_REGION: LOCAL_REGION,
+    WEBHOOK_SECRET_KEY: webhookKey.toString('base64'),
     AWS_ACCESS_KEY_ID: credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,

@@ -89,7 +89,7 @@ export class BulkService {
     if (!webhookUrl) return;
     const problem = await this.deps.webhookUrls?.check(webhookUrl);
     if (problem) throw invalidRequest(`webhookUrl cannot be used: ${problem}.`, [{ field: 'webhookUrl', problem }]);
-    if (!(await this.deps.secrets.get(accountId)))
+    if (!(await this.deps.secrets.has(accountId)))
       throw invalidRequest('Create a webhook signing secret first (POST /api/webhook-secret).', [{ field: 'webhookUrl', problem: 'no signing secret' }]);
   }
 

@@ -146,6 +146,8 @@ export interface UploadStore {
 export interface WebhookSecretStore {
   put(accountId: string, secret: string, at: string): Promise<void>;
   get(accountId: string): Promise<string | null>;
+  /** Whether the account has a secret, without reading (or unsealing) it. */
+  has(accountId: string): Promise<boolean>;
 }
 
 /**
