@@ -35,9 +35,7 @@ async function deployedStage(stage: string): Promise<{ tableName: string; author
     const output = (key: string) => Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === key)?.OutputValue;
     const tableName = output('TableName');
     if (!tableName) throw new Error(`stack Rivals-${stage}-Api has no TableName output: is it deployed?`);
-    // ApiUrl is https://{restApiId}.execute-api.{region}.amazonaws.com/{stage}/
-    const apiUrl = output('ApiUrl');
-    const restApiId = apiUrl ? new URL(apiUrl).hostname.split('.')[0] : undefined;
+    const restApiId = output('RestApiId');
     return { tableName, authorizerCache: restApiId ? ApiGatewayAuthorizerCache.of(restApiId, stage) : undefined };
   } finally {
     cloudFormation.destroy();

@@ -1,7 +1,7 @@
 // core use case: bulk jobs as the API sees them. Upload (body or presigned S3 PUT), reserve the whole job's credits in
 // one write, fan the domains out to the queue; list, read, cancel and download jobs.
 import type { BulkJob, BulkUploadAccepted, BulkUploadUrl, BulkDomainResult, SearchFilters } from '@rivals/contracts';
-import { BULK_CSV_COLUMNS, csvRow } from '@rivals/contracts';
+import { BULK_CSV_COLUMNS, csvRow, firmographicsCells, type Firmographics } from '@rivals/contracts';
 import { ApiError, insufficientCredits, invalidRequest, notFound } from '../errors.js';
 import type { Clock, CreditsLedger, IdGenerator } from '../ports.js';
 import { parseDomainsCsv, type ParsedDomains } from './csv.js';
@@ -244,16 +244,20 @@ export class BulkService {
   }
 
   /** GET /api/bulk/jobs/:id/download: CSV lines, produced page by page (never the whole file in memory at once). */
-  async *download(accountId: string, jobId: string, searches: { get(accountId: string, searchId: string): Promise<{ competitors?: { rank: number; company: string; domain: string; matchScore: number; type: string; confidence: number; likelyCompetitor: boolean }[] } | null> }): AsyncGenerator<string> {
+  async *download(
+    accountId: string,
+    jobId: string,
+    searches: { get(accountId: string, searchId: string): Promise<{ competitors?: { rank: number; company: string; domain: string; matchScore: number; type: string; confidence: number; likelyCompetitor: boolean; firmographics?: Firmographics }[] } | null> },
+  ): AsyncGenerator<string> {
     const job = await this.job(accountId, jobId);
     yield `${csvRow(BULK_CSV_COLUMNS)}\r\n`;
     for await (const d of this.deps.jobs.allDomains(job.id)) {
       if (d.state === 'succeeded') {
         const search = await searches.get(accountId, d.searchId);
         for (const c of search?.competitors ?? [])
-          yield `${csvRow([d.domain, c.rank, c.company, c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor, ''])}\r\n`;
+          yield `${csvRow([d.domain, c.rank, c.company, c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor, '', ...firmographicsCells(c.firmographics)])}\r\n`;
       } else if (d.state === 'failed' || d.state === 'cancelled') {
-        yield `${csvRow([d.domain, '', '', '', '', '', '', '', d.error ?? d.state])}\r\n`;
+        yield `${csvRow([d.domain, '', '', '', '', '', '', '', d.error ?? d.state, ...firmographicsCells(undefined)])}\r\n`;
       }
     }
   }
