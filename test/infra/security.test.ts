@@ -16,7 +16,7 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 let api: Template;
 beforeAll(() => {
   const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
-  api = Template.fromStack(buildStage(app, 'test').api);
+  api = Template.fromStack(buildStage(app, 'dev').api);
 });
 
 describe('security settings', () => {
