@@ -1,5 +1,5 @@
 // composition root: configuration from the environment, read once. Names match infra's and the local runtime's.
-import { DEFAULT_RATE_LIMITS, type RateLimits } from '@rivals/core';
+import { DEFAULT_DISCOVERIES_PER_HOUR, DEFAULT_RATE_LIMITS, type RateLimits } from '@rivals/core';
 
 const intFromEnv = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -33,6 +33,10 @@ export const config = {
   /** The aggregate queue; unset, a settled search is counted by the next GET /api/my-companies instead. */
   get aggregateQueueUrl(): string {
     return process.env.AGGREGATE_QUEUE_URL ?? '';
+  },
+  /** New discovered companies one account may add an hour (searches and bulk alike); 0 adds none. */
+  get discoveriesPerHour(): number {
+    return intFromEnv('DISCOVERIES_PER_HOUR', DEFAULT_DISCOVERIES_PER_HOUR);
   },
   /** Most unique domains a bulk job may hold. */
   get bulkMaxDomains(): number {

@@ -2,7 +2,7 @@
 // search service. Only functions that search import this module, so only they bundle and load the knowledge base.
 import { BulkWorker, SearchService, systemClock } from '@rivals/core';
 import { createHomepageReader } from '@rivals/crawler';
-import { DynamoProfileCache } from '@rivals/db';
+import { DynamoDiscoveredStore, DynamoKbImportStore, DynamoProfileCache } from '@rivals/db';
 import { createEngine } from '@rivals/engine';
 import { providersFromEnv } from '@rivals/providers';
 import { config } from './config.js';
@@ -17,6 +17,12 @@ const engine = lazy(() =>
   createEngine({
     homepage: createHomepageReader(),
     profileCache: new DynamoProfileCache(services().table),
+    // The discovered layer: every homepage read well becomes a candidate of later searches (docs/learning.md).
+    discovered: new DynamoDiscoveredStore(services().table),
+    discoveryLimiter: services().rateLimiter,
+    discoveriesPerHour: config.discoveriesPerHour,
+    // Companies the team imported (npm run admin -- kb import), merged in live as curated entries.
+    imports: new DynamoKbImportStore(services().table),
     // Off unless RIVALS_PROVIDERS names them; see @rivals/providers.
     providers: providersFromEnv(providerEnv),
   }),

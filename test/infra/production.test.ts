@@ -153,7 +153,7 @@ describe('defects from the review', () => {
   it('grants the providers\' secret by grantRead: a secret named as the README allows matches its full ARN', () => {
     const statements = resources(full.api, 'AWS::IAM::Policy').flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
     const secretReads = statements.filter((s) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes('rivals/providers'));
-    expect(secretReads).toHaveLength(2); // the search function and the bulk domain worker
+    expect(secretReads).toHaveLength(3); // the search and look-alike functions and the bulk domain worker
     for (const s of secretReads) expect(JSON.stringify(s.Resource)).toContain(':secret:rivals/providers-??????');
   });
 

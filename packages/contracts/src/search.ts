@@ -102,6 +102,8 @@ export const Evidence = z.object({
   sharedKeywords: z.array(z.string()),
   relation: z.string().nullable(),
   source: z.string(),
+  /** When the row's company was last read from its homepage (discovered companies only). */
+  fetchedAt: z.string().optional(),
 });
 export type Evidence = z.infer<typeof Evidence>;
 

@@ -2,6 +2,7 @@ export * from './errors.js';
 export * from './domain.js';
 export * from './language.js';
 export * from './ports.js';
+export * from './discovered.js';
 export * from './runtime.js';
 export * from './retry.js';
 export * from './services/search-service.js';

@@ -230,6 +230,10 @@ export interface ResearchRequest {
   /** Optional filters; `exclude` holds registrable domains. */
   filters?: SearchFilters;
   signal: AbortSignal;
+  /** Whose search this is: only to cap the companies one account may teach the service an hour; never stored. */
+  accountId?: string;
+  /** How the search came (a single search or a bulk job's domain): what a discovered company records as `via`. */
+  via?: 'search' | 'bulk';
 }
 
 export interface ResearchedCompetitor {
@@ -254,6 +258,9 @@ export interface ResearchOutcome {
 /** The research engine: ranked competitors of a registrable domain, best first, at most `limit`. */
 export interface ResearchEngine {
   research(request: ResearchRequest): Promise<ResearchOutcome>;
+  /** Starts what research of `domain` will read from storage (best effort, never throws), so that it overlaps the
+   * search's own bookkeeping (the credit reservation) instead of following it. */
+  prepare?(domain: string): void;
 }
 
 /** What a company's homepage says about it (title, meta and Open Graph description, headings, JSON-LD Organization). */
@@ -266,6 +273,8 @@ export interface HomepageProfile {
   organizationName: string | null;
   keywords: string[];
   fetchedAt: string;
+  /** ISO 3166-1 alpha-2 country the page states (its JSON-LD Organization's address), when it does. */
+  country?: string | null;
   /**
    * The page's language (ISO 639-1): what its text says when it says it clearly, else its `<html lang>`, else null.
    * Absent on profiles read before it was recorded.

@@ -13,6 +13,8 @@ export interface PageFacts {
   keywords: string[];
   /** ISO 639-1: what the text says when it says it clearly, else `<html lang>` (or og:locale), else null. */
   language: string | null;
+  /** ISO 3166-1 alpha-2 code of the JSON-LD Organization's address, when the page states one. */
+  country?: string;
 }
 
 const MAX_HEADINGS = 12;
@@ -52,17 +54,25 @@ const WANTED_ATTRIBUTES: Record<string, ReadonlySet<string>> = {
   meta: new Set(['name', 'property', 'content']),
   script: new Set(['type']),
 };
+/** Attributes that hide an element, read on every element: text a visitor cannot see says nothing (poisoning). */
+const HIDING_ATTRIBUTES = new Set(['hidden', 'aria-hidden', 'style']);
+const HIDING_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9])|(?:left|top|text-indent)\s*:\s*-\d{3,}/i;
+/** Elements without an end tag: hiding one hides nothing else. */
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 
 /** Parses an HTML document. `charset` is the Content-Type's; a BOM overrides it and a `<meta charset>` stands in for it. */
 export function extractFacts(html: Buffer, charset?: string): PageFacts {
   const page = new PageReader(decodeBuffer(html, { transportLayerEncodingLabel: charset, defaultEncoding: 'utf-8' }));
   const { title, meta, headings, jsonLd, lang } = page.read();
+  const organization = jsonLdOrganization(jsonLd);
+  const country = organization?.country;
   const facts = {
     title: clip(clean(title) || clean(meta.get('og:title')), MAX_TITLE_CHARS),
     description: clip(clean(meta.get('description')) || clean(meta.get('og:description')), MAX_DESCRIPTION_CHARS),
     headings,
-    organizationName: clip(jsonLdOrganizationName(jsonLd) ?? clean(meta.get('og:site_name')), MAX_NAME_CHARS) || null,
+    organizationName: clip(organization?.name ?? clean(meta.get('og:site_name')), MAX_NAME_CHARS) || null,
     keywords: keywords(meta.get('keywords')),
+    ...(country ? { country } : {}),
   };
   const text = [facts.title, facts.description, ...facts.headings].join(' ');
   return { ...facts, language: detectLanguage(text, lang ?? meta.get('og:locale')) };
@@ -91,6 +101,9 @@ class PageReader implements TokenizerCallbacks {
   private foreignDepth = 0;
   private inNoscript = false;
   private rawText: string | null = null;
+  /** The element that hides what it holds, and how many of its kind are open inside it (no stack: one counter). */
+  private hiddenTag: string | null = null;
+  private hiddenDepth = 0;
   private titleCapture: Capture | null = null;
   private headingCapture: Capture | null = null;
   private scriptCapture: Capture | null = null;
@@ -119,12 +132,13 @@ class PageReader implements TokenizerCallbacks {
       return;
     }
     this.tag = this.name(start, endIndex);
-    this.attributes = WANTED_ATTRIBUTES[this.tag] && !this.inNoscript ? new Map() : null;
+    this.attributes = this.inNoscript ? null : new Map();
   }
 
   onattribname(start: number, endIndex: number): void {
     const name = this.attributes ? this.name(start, endIndex) : '';
-    this.attribute = this.attributes && WANTED_ATTRIBUTES[this.tag]?.has(name) && !this.attributes.has(name) ? { name, value: new Capture(MAX_RAW_CHARS) } : null;
+    const wanted = WANTED_ATTRIBUTES[this.tag]?.has(name) || HIDING_ATTRIBUTES.has(name);
+    this.attribute = this.attributes && wanted && !this.attributes.has(name) ? { name, value: new Capture(MAX_RAW_CHARS) } : null;
   }
 
   onattribdata(start: number, endIndex: number): void {
@@ -171,6 +185,10 @@ class PageReader implements TokenizerCallbacks {
     // With scripting on (as browsers parse it), <noscript> holds text, not elements: nothing in it counts.
     if (this.inNoscript) return;
     if (!HEAD_ELEMENTS.has(tag)) this.inBody = true;
+    if (!selfClosing && !VOID.has(tag)) {
+      if (this.hiddenTag === tag) this.hiddenDepth++;
+      else if (this.hiddenTag === null && this.inBody && this.hides()) [this.hiddenTag, this.hiddenDepth] = [tag, 1];
+    }
     if (FOREIGN.has(tag)) {
       if (!selfClosing) this.foreignDepth++;
     } else if (tag === 'noscript') {
@@ -187,12 +205,20 @@ class PageReader implements TokenizerCallbacks {
       if (this.title === null && !this.inBody && this.foreignDepth === 0) this.titleCapture = new Capture(MAX_RAW_CHARS);
     } else if (ALL_HEADINGS.has(tag)) {
       this.finishHeading(); // a heading start tag closes an open heading
-      if (HEADINGS.has(tag) && this.headings.length < MAX_HEADINGS) this.headingCapture = new Capture(MAX_RAW_CHARS);
+      if (HEADINGS.has(tag) && this.headings.length < MAX_HEADINGS && this.hiddenTag === null) this.headingCapture = new Capture(MAX_RAW_CHARS);
     }
     this.attributes = null;
   }
 
+  /** Whether the element being opened hides its content (the hidden attribute, aria-hidden, or a hiding style). */
+  private hides(): boolean {
+    const a = this.attributes;
+    if (!a) return false;
+    return a.has('hidden') || a.get('aria-hidden')?.trim().toLowerCase() === 'true' || HIDING_STYLE.test(a.get('style') ?? '');
+  }
+
   private close(tag: string): void {
+    if (!this.inNoscript && tag === this.hiddenTag && --this.hiddenDepth === 0) this.hiddenTag = null;
     if (this.inNoscript) {
       if (tag === 'noscript') this.inNoscript = false;
     } else if (tag === this.rawText) {
@@ -260,9 +286,10 @@ function keywords(content: string | undefined): string[] {
   return [...unique];
 }
 
-/** The `name` of the first Organization or Corporation in the page's JSON-LD, top-level nodes before nested ones
- * (a page's own Organization is usually at the top; nested ones are often a publisher or a partner). */
-function jsonLdOrganizationName(scripts: string[]): string | null {
+/** The first Organization or Corporation with a name in the page's JSON-LD, top-level nodes before nested ones
+ * (a page's own Organization is usually at the top; nested ones are often a publisher or a partner): its name, and
+ * its address's country when that is an ISO code. */
+function jsonLdOrganization(scripts: string[]): { name: string; country?: string } | null {
   const queue: unknown[] = [];
   for (const script of scripts) {
     try {
@@ -282,7 +309,12 @@ function jsonLdOrganizationName(scripts: string[]): string | null {
       const record = node as Record<string, unknown>;
       if (isOrganization(record['@type'])) {
         const name = clean(textOf(record.name));
-        if (name) return name;
+        if (name) {
+          const address = (Array.isArray(record.address) ? record.address[0] : record.address) as Record<string, unknown> | undefined;
+          const raw = address && typeof address === 'object' ? address.addressCountry : undefined;
+          const code = clean(textOf(raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>).name : raw)).toUpperCase();
+          return /^[A-Z]{2}$/.test(code) ? { name, country: code } : { name };
+        }
       }
       for (const key in record) {
         const value = record[key];

@@ -15,3 +15,5 @@ export * from './saved-companies.js';
 export * from './bulk.js';
 export * from './rate-limits.js';
 export * from './ledger-entries.js';
+export * from './discovered.js';
+export * from './kb-imports.js';

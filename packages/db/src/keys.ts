@@ -75,6 +75,36 @@ export const keys = {
   },
   /** Cached homepage profiles of domains the knowledge base does not know. */
   profile: (domain: string) => ({ pk: `PROFILE#${domain}`, sk: 'PROFILE' }),
+  /**
+   * A discovered company: its own partition (writes spread by domain), with its learned relations beside it. GSI1
+   * lists every discovered company for operators, spread over shards by domain so that no index partition is hot.
+   */
+  discovered: (domain: string) => ({ pk: `DISCOVERED#${domain}`, sk: 'COMPANY' }),
+  discoveredListed: (domain: string) => ({ gsi1pk: `DISCOVERED#${shardOf(domain)}`, gsi1sk: domain }),
+  discoveredShards: () => Array.from({ length: SWEEP_SHARDS }, (_, shard) => `DISCOVERED#${shard}`),
+  /** Which categories hold discovered members and which domains have learned relations (a hint; see discovered.ts). */
+  discoveredSummary: () => ({ pk: 'DISCOVERED#SUMMARY', sk: 'SUMMARY' }),
+  /** A learned relation, stored at both ends (one Query reads a domain's relations both ways). */
+  learnedEdge: (domain: string, other: string) => ({ pk: `DISCOVERED#${domain}`, sk: `REL#${other}` }),
+  learnedEdgesOf: (domain: string) => ({ pk: `DISCOVERED#${domain}`, skPrefix: 'REL#' }),
+  /**
+   * A discovered company's membership of one category, carrying the projection a search reads. One partition per
+   * category, sorted by weight (primary members first), so that a search reads a category's best members with one
+   * Query and a Limit.
+   */
+  discoveredMember: (category: string, weight: number, domain: string) => ({
+    pk: `DISCAT#${category}`,
+    sk: `${String(Math.round((1 - Math.min(1, Math.max(0, weight))) * 1000)).padStart(4, '0')}#${domain}`,
+  }),
+  discoveredMembersOf: (category: string) => ({ pk: `DISCAT#${category}` }),
+  /** A company a team imported into its deployment's knowledge base, and the version every process watches. */
+  kbImport: (domain: string) => ({ pk: 'KBIMPORT', sk: `COMPANY#${domain}` }),
+  kbImportsOf: () => ({ pk: 'KBIMPORT', skPrefix: 'COMPANY#' }),
+  kbImportVersion: () => ({ pk: 'KBIMPORT', sk: 'VERSION' }),
+  /** A domain operators banned from the discovered layer; GSI1 lists the bans (few). */
+  bannedDomain: (domain: string) => ({ pk: `BANNED#${domain}`, sk: 'BANNED' }),
+  bannedListed: (domain: string) => ({ gsi1pk: 'BANNED', gsi1sk: domain }),
+  bannedDomains: () => ({ gsi1pk: 'BANNED' }),
 };
 
 const KEY_FIELDS = new Set<string>(Object.values(TABLE_ATTRIBUTES));

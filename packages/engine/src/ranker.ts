@@ -1,11 +1,11 @@
 // engine: candidate generation and scoring. Relations first (both directions, then two hops), categories second,
 // text similarity third (the signals docs/search.md names). Every returned row shares a category or a relation with the target.
-import type { CompetitorType, Firmographics, SearchFilters } from '@rivals/contracts';
-import type { ResearchedCompetitor } from '@rivals/core';
+import { UNKNOWN_FIRMOGRAPHICS, type CompetitorType, type Firmographics, type SearchFilters } from '@rivals/contracts';
+import type { DiscoveredCandidate, ResearchedCompetitor } from '@rivals/core';
 import type { KnowledgeModel } from './model.js';
 import { marketsOf } from './multilingual.js';
 import type { TargetProfile } from './profile.js';
-import { cosine } from './text.js';
+import { cosine, type SparseVector } from './text.js';
 
 /** How much each kind of authored relation says about rivalry. */
 const KIND_WEIGHT = { competes: 1, alternative: 0.85, substitute: 0.6, complement: 0.2, parent: 0, subsidiary: 0 } as const;
@@ -61,12 +61,48 @@ interface Features {
   text: number;
   sharedKeywords: string[];
   external: ExternalSignal | null;
+  /** A learned relation (a provider's verified proposal): strength out (the target named it) and in. */
+  learned: number;
+  learnedReverse: number;
 }
 
 const emptyFeatures = (): Features => ({
   relation: 0, relationKind: null, reverse: 0, reverseKind: null, twoHop: 0, via: -1, category: 0, sharedCategories: [],
-  primaryMatch: false, relatedCategory: 0, text: 0, sharedKeywords: [], external: null,
+  primaryMatch: false, relatedCategory: 0, text: 0, sharedKeywords: [], external: null, learned: 0, learnedReverse: 0,
 });
+
+/**
+ * A learned relation counts this share of a curated one of the same strength: enough to bring a provider's verified
+ * rival into the list, never enough to pass a rival an analyst named.
+ */
+export const LEARNED_SHARE = 0.4;
+
+/**
+ * A discovered company enters a known company's top 10 only from the same primary category and with at least this
+ * text similarity (cosine of their analysed terms). Measured on the fixture web (bench:longtail): two companies of one
+ * niche score 0.43 at the median and 0.25 at the 10th percentile; two of different niches 0.05 at the 90th
+ * percentile, 0.16 at the 99th and 0.24 at most.
+ */
+export const DISCOVERED_TOP10_SIMILARITY = 0.25;
+/** Confidence of a discovered company's row: thinner evidence (one homepage, no analyst), so lower and capped. */
+const DISCOVERED_CONFIDENCE_PENALTY = 10;
+const DISCOVERED_CONFIDENCE_CAP = 80;
+
+/** A learned relation as the ranker weighs it: each direction's strength in (0, 1]. */
+export interface LearnedSignal {
+  out: number;
+  in: number;
+  verifiedAt: string;
+}
+
+/** A discovered company of the target's categories, prepared by the engine (see engine.ts). */
+export interface DiscoveredInput {
+  candidate: DiscoveredCandidate;
+  /** Its categories as knowledge-base indices, primary first (unknown ids dropped). */
+  categories: number[];
+  vector: SparseVector;
+  learned: LearnedSignal | null;
+}
 
 /** An outside opinion about a known candidate (an optional LLM or web-search provider), already verified. */
 export interface ExternalSignal {
@@ -82,6 +118,12 @@ export interface RankOptions {
   external?: Map<number, ExternalSignal>;
   /** Verified candidates the knowledge base does not hold, already scored; merged by score. */
   extraRows?: ResearchedCompetitor[];
+  /** Discovered companies of the target's categories; none gives exactly the knowledge base's ranking. */
+  discovered?: DiscoveredInput[];
+  /** The target's vector over its analysed terms, unseen words included: what discovered companies are compared with. */
+  openVector?: SparseVector;
+  /** Learned relations of the target with knowledge-base entries. */
+  learned?: Map<number, LearnedSignal>;
 }
 
 interface Scored {
@@ -158,12 +200,21 @@ export class Ranker {
     return domains;
   }
 
-  rank(profile: TargetProfile, { limit, filters, external, extraRows = [] }: RankOptions): ResearchedCompetitor[] {
+  rank(profile: TargetProfile, { limit, filters, external, extraRows = [], discovered = [], openVector, learned }: RankOptions): ResearchedCompetitor[] {
     const kb = this.kb;
-    const { scored, excludedDomains } = this.score(profile, external);
+    const { scored, excludedDomains, relatedOfTarget } = this.score(profile, external, learned);
     // Deterministic order: score, then the host name.
     scored.sort((a, b) => b.raw - a.raw || (kb.entity(a.i).host < kb.entity(b.i).host ? -1 : 1));
-    const { rows, seenDomains, keeps } = this.select(scored, filters, limit, ({ i, raw, f }) => this.row(profile, i, raw, f));
+    const selected = this.select(scored, filters, limit, ({ i, raw, f }) => this.row(profile, i, raw, f));
+    const { seenDomains, keeps } = selected;
+    let rows = selected.rows;
+    if (discovered.length) {
+      // A discovered company's only known fact is the country its page states: a filter on any other leaves it out.
+      const learnedRows = this.discoveredRows(profile, discovered, openVector ?? profile.vector, excludedDomains, seenDomains, relatedOfTarget);
+      const kept = learnedRows.filter(({ row }) => keeps(row) && screens(row.firmographics, filters));
+      rows = mergeDiscovered(rows, selected.raws, kept, limit, profile.entity !== null);
+      for (const row of rows) seenDomains.add(row.domain);
+    }
     // Rows from outside the knowledge base have no known headquarters, size, age or ownership, so a filter on any of
     // those leaves them out.
     const extras = screening(filters) ? [] : extraRows.filter((r) => !seenDomains.has(r.domain) && !excludedDomains.has(r.domain) && keeps(r));
@@ -242,13 +293,14 @@ export class Ranker {
     filters: SearchFilters | undefined,
     limit: number,
     rowOf: (s: Scored) => ResearchedCompetitor,
-  ): { rows: ResearchedCompetitor[]; seenDomains: Set<string>; keeps: (row: ResearchedCompetitor) => boolean } {
+  ): { rows: ResearchedCompetitor[]; raws: number[]; seenDomains: Set<string>; keeps: (row: ResearchedCompetitor) => boolean } {
     const kb = this.kb;
     const filteredOut = this.filteredDomains(filters);
     const keeps = (row: ResearchedCompetitor) =>
       !filteredOut.has(row.domain) && (!filters?.types || filters.types.includes(row.type)) && row.matchScore >= (filters?.minMatchScore ?? 0);
     const seenDomains = new Set<string>();
     const rows: ResearchedCompetitor[] = [];
+    const raws: number[] = [];
     for (const scored of ranking) {
       const e = kb.entity(scored.i);
       if (seenDomains.has(e.domain)) continue;
@@ -257,13 +309,18 @@ export class Ranker {
       const row = rowOf(scored);
       if (!keeps(row)) continue;
       rows.push(row);
+      raws.push(scored.raw);
       if (rows.length >= limit) break;
     }
-    return { rows, seenDomains, keeps };
+    return { rows, raws, seenDomains, keeps };
   }
 
   /** Every eligible candidate of one target with its raw score (unsorted), and what the target never returns. */
-  private score(profile: TargetProfile, external?: Map<number, ExternalSignal>): { scored: Scored[]; excluded: Set<number>; excludedDomains: Set<string> } {
+  private score(
+    profile: TargetProfile,
+    external?: Map<number, ExternalSignal>,
+    learned?: Map<number, LearnedSignal>,
+  ): { scored: Scored[]; excluded: Set<number>; excludedDomains: Set<string>; relatedOfTarget: Set<number> } {
     const kb = this.kb;
     const features = new Map<number, Features>();
     const at = (i: number) => {
@@ -303,6 +360,7 @@ export class Ranker {
     }
 
     for (const [i, signal] of external ?? []) at(i).external = signal;
+    for (const [i, signal] of learned ?? []) Object.assign(at(i), { learned: signal.out, learnedReverse: signal.in });
 
     const relatedOfTarget = new Set<number>();
     for (const [c] of profile.categories) for (const r of kb.index.categories[c]!.related) relatedOfTarget.add(r);
@@ -329,7 +387,7 @@ export class Ranker {
       if (e.defunct || excludedDomains.has(e.domain)) continue;
       // Eligible: a shared category, a curated rivalry (a complement is a partner, not a rival), or a verified proposal.
       const curatedRival = (f.relation > 0 && RIVALRY_KINDS.has(f.relationKind ?? '')) || (f.reverse > 0 && RIVALRY_KINDS.has(f.reverseKind ?? ''));
-      if (f.sharedCategories.length === 0 && !curatedRival && f.external === null) continue;
+      if (f.sharedCategories.length === 0 && !curatedRival && f.external === null && f.learned === 0 && f.learnedReverse === 0) continue;
       const primary = e.categories[0];
       if (primary !== undefined && NOISE_CATEGORIES.has(kb.index.categories[primary]!.id) && !targetCategories.has(primary) && !curatedRival) continue;
       f.relatedCategory = e.categories.some((c) => relatedOfTarget.has(c)) ? 1 : 0;
@@ -337,23 +395,79 @@ export class Ranker {
       f.sharedKeywords = e.keywords.filter((k) => profile.keywords.has(k));
       const segmentOverlap = profile.segments.some((s) => e.segments.includes(s)) ? 1 : 0;
       const boost = profile.entity === null ? HOMEPAGE_EVIDENCE_BOOST : 1;
-      const raw =
-        1.7 * f.relation +
-        1.1 * f.reverse +
-        0.9 * f.twoHop +
-        boost * 0.55 * Math.min(f.category, 1.6) +
-        (f.primaryMatch ? 0.25 : 0) +
-        0.1 * f.relatedCategory +
-        boost * 0.9 * f.text +
-        0.05 * Math.min(f.sharedKeywords.length, 4) +
-        0.06 * segmentOverlap +
-        (SIZE_PRIOR[e.size] ?? 0) +
-        kb.prominence[i]! +
-        (homeMarket?.has(e.hq) ? HOME_MARKET_WEIGHT : 0) +
-        (f.external ? Math.min(0.6, 0.3 * f.external.votes) : 0);
+      const raw = rawScore(f, boost) + 0.06 * segmentOverlap + (SIZE_PRIOR[e.size] ?? 0) + kb.prominence[i]! + (homeMarket?.has(e.hq) ? HOME_MARKET_WEIGHT : 0);
       scored.push({ i, raw, f });
     }
-    return { scored, excluded, excludedDomains };
+    return { scored, excluded, excludedDomains, relatedOfTarget };
+  }
+
+  /** Rows of discovered companies, scored by the same features as knowledge-base entries, best first. */
+  private discoveredRows(
+    profile: TargetProfile,
+    discovered: DiscoveredInput[],
+    openVector: SparseVector,
+    excludedDomains: Set<string>,
+    seenDomains: Set<string>,
+    relatedOfTarget: Set<number>,
+  ): DiscoveredRow[] {
+    const kb = this.kb;
+    const out: DiscoveredRow[] = [];
+    for (const d of discovered) {
+      const { candidate } = d;
+      if (excludedDomains.has(candidate.domain) || seenDomains.has(candidate.domain)) continue;
+      const f = emptyFeatures();
+      const primaryOfMember = d.categories[0];
+      for (const c of d.categories) {
+        const weight = profile.categories.get(c);
+        if (weight === undefined) continue;
+        const isPrimary = c === profile.primaryCategory;
+        const isMemberPrimary = c === primaryOfMember;
+        f.category += weight * (isPrimary && isMemberPrimary ? 1 : isPrimary || isMemberPrimary ? 0.75 : 0.5);
+        f.sharedCategories.push(c);
+        if (isPrimary && isMemberPrimary) f.primaryMatch = true;
+      }
+      if (d.learned) Object.assign(f, { learned: d.learned.out, learnedReverse: d.learned.in });
+      if (f.sharedCategories.length === 0 && f.learned === 0 && f.learnedReverse === 0) continue;
+      if (primaryOfMember !== undefined && NOISE_CATEGORIES.has(kb.index.categories[primaryOfMember]!.id) && !profile.categories.has(primaryOfMember)) continue;
+      f.relatedCategory = d.categories.some((c) => relatedOfTarget.has(c)) ? 1 : 0;
+      f.text = cosine(openVector, d.vector);
+      const raw = rawScore(f, profile.entity === null ? HOMEPAGE_EVIDENCE_BOOST : 1);
+      const matchScore = matchScoreOf(raw);
+      const type: CompetitorType = f.primaryMatch ? 'Direct' : f.sharedCategories.length > 0 || Math.max(f.learned, f.learnedReverse) > 0.3 ? 'Indirect' : 'Adjacent';
+      const signals: string[] = ['discovered from its homepage'];
+      if (f.learned > 0 || f.learnedReverse > 0) signals.push(`learned relation (provider, ${d.learned!.verifiedAt.slice(0, 10)})`);
+      if (f.sharedCategories.length) signals.push('shared category');
+      if (f.primaryMatch) signals.push('same primary category');
+      if (f.text >= 0.15) signals.push('similar description');
+      const independent = [f.learned > 0 || f.learnedReverse > 0, f.primaryMatch, f.sharedCategories.length >= 2, f.text >= 0.15].filter(Boolean).length;
+      const base = (profile.source === 'knowledge-base' ? 40 : 25) - DISCOVERED_CONFIDENCE_PENALTY;
+      const confidence = Math.max(1, Math.min(DISCOVERED_CONFIDENCE_CAP, Math.round(base + 9 * independent + (10 * Math.min(raw, 2)) / 2)));
+      const likelyCompetitor = type === 'Indirect' ? matchScore >= LIKELY_INDIRECT : type !== 'Adjacent' && matchScore >= LIKELY_DIRECT;
+      out.push({
+        raw,
+        // The top 10 of a known company is an analyst's list: a discovered company enters it only as a close peer.
+        top10: f.primaryMatch && f.text >= DISCOVERED_TOP10_SIMILARITY,
+        country: candidate.country,
+        row: {
+          company: candidate.name,
+          domain: candidate.domain,
+          firmographics: { ...UNKNOWN_FIRMOGRAPHICS, hq: candidate.country },
+          matchScore,
+          type,
+          confidence,
+          likelyCompetitor,
+          evidence: {
+            signals,
+            sharedCategories: f.sharedCategories.map((c) => kb.index.categories[c]!.id),
+            sharedKeywords: [],
+            relation: f.learned > 0 || f.learnedReverse > 0 ? 'competes' : null,
+            source: 'discovered',
+            fetchedAt: candidate.fetchedAt,
+          },
+        },
+      });
+    }
+    return out.sort((a, b) => b.raw - a.raw || (a.row.domain < b.row.domain ? -1 : 1));
   }
 
   private sharesCategory(profile: TargetProfile, i: number): boolean {
@@ -374,8 +488,9 @@ export class Ranker {
     if (f.text >= 0.15) signals.push('similar description');
     if (f.sharedKeywords.length) signals.push('shared keywords');
     if (f.external) signals.push(`proposed by ${f.external.sources.join(', ')}`);
+    if (f.learned > f.relation || f.learnedReverse > f.reverse) signals.push('learned relation (provider)');
     const independent = [
-      f.relation > 0 || f.reverse > 0,
+      f.relation > 0 || f.reverse > 0 || f.learned > 0 || f.learnedReverse > 0,
       f.relation > 0 && f.reverse > 0,
       f.twoHop > 0.2,
       f.primaryMatch,
@@ -422,4 +537,53 @@ export class Ranker {
     if (type !== 'Adjacent' && e.founded >= EMERGING_SINCE && matchScore >= 40 && ['1-10', '11-50', '51-200', '201-500'].includes(e.size)) type = 'Emerging';
     return type;
   }
+}
+
+/** The score every candidate shares (knowledge-base entries add their size, segment and prominence priors). */
+function rawScore(f: Features, boost: number): number {
+  return (
+    1.7 * Math.max(f.relation, LEARNED_SHARE * f.learned) +
+    1.1 * Math.max(f.reverse, LEARNED_SHARE * f.learnedReverse) +
+    0.9 * f.twoHop +
+    boost * 0.55 * Math.min(f.category, 1.6) +
+    (f.primaryMatch ? 0.25 : 0) +
+    0.1 * f.relatedCategory +
+    boost * 0.9 * f.text +
+    0.05 * Math.min(f.sharedKeywords.length, 4) +
+    (f.external ? Math.min(0.6, 0.3 * f.external.votes) : 0)
+  );
+}
+
+interface DiscoveredRow {
+  raw: number;
+  /** May stand in a known company's top 10. */
+  top10: boolean;
+  country: string | null;
+  row: ResearchedCompetitor;
+}
+
+/**
+ * Knowledge-base rows and discovered rows merged by raw score (a tie goes to the knowledge base), at most `limit`.
+ * For a known target, a discovered row not allowed in the top 10 waits below the tenth row.
+ */
+function mergeDiscovered(rows: ResearchedCompetitor[], raws: number[], discovered: DiscoveredRow[], limit: number, knownTarget: boolean): ResearchedCompetitor[] {
+  const merged: ResearchedCompetitor[] = [];
+  const waiting: DiscoveredRow[] = [];
+  let a = 0;
+  let b = 0;
+  const TOP = 10;
+  while (merged.length < limit && (a < rows.length || b < discovered.length || waiting.length)) {
+    if (merged.length >= TOP && waiting.length && (a >= rows.length || waiting[0]!.raw > raws[a]!) && (b >= discovered.length || waiting[0]!.raw >= discovered[b]!.raw)) {
+      merged.push(waiting.shift()!.row);
+    } else if (b < discovered.length && (a >= rows.length || discovered[b]!.raw > raws[a]!)) {
+      const d = discovered[b++]!;
+      if (knownTarget && merged.length < TOP && !d.top10) waiting.push(d);
+      else merged.push(d.row);
+    } else if (a < rows.length) {
+      merged.push(rows[a++]!);
+    } else {
+      merged.push(waiting.shift()!.row);
+    }
+  }
+  return merged;
 }

@@ -11,6 +11,9 @@ export interface SparseVector {
   readonly size: number;
 }
 
+/** The document frequency an unseen word is given: a moderately common term of the knowledge base. */
+const OPEN_TERM_DOCUMENTS = 50;
+
 export class TextIndex {
   private readonly vocabulary: Map<string, number>;
   private readonly documentFrequency: Uint32Array;
@@ -34,6 +37,31 @@ export class TextIndex {
     return ids;
   }
 
+  /** Ids of analysed terms outside the vocabulary (discovered pages' own words), assigned on first sight. */
+  private readonly openTerms = new Map<string, number>();
+
+  /**
+   * A unit vector of analysed terms, each counted once, words outside the vocabulary included: how discovered
+   * companies are compared with a target and with each other (two small rivals in one niche share words the
+   * knowledge base never saw). Unseen words weigh as a term found in OPEN_TERM_DOCUMENTS documents would: enough to
+   * matter, never more than the knowledge base's own rare terms.
+   */
+  vectorizeOpen(terms: Iterable<string>): SparseVector {
+    const ids: number[] = [];
+    for (const term of new Set(terms)) {
+      let id = this.vocabulary.get(term) ?? this.openTerms.get(term);
+      if (id === undefined) this.openTerms.set(term, (id = this.documentFrequency.length + this.openTerms.size));
+      ids.push(id);
+    }
+    return this.vectorize(ids);
+  }
+
+  /** Inverse document frequency of a term id; an id outside the vocabulary is an open term. */
+  private idf(id: number): number {
+    const df = id < this.documentFrequency.length ? this.documentFrequency[id]! : OPEN_TERM_DOCUMENTS;
+    return Math.log(1 + (this.documents - df + 0.5) / (df + 0.5));
+  }
+
   /** A unit vector of BM25-saturated term frequencies times IDF. */
   vectorize(terms: number[]): SparseVector {
     const counts = new Map<number, number>();
@@ -43,8 +71,7 @@ export class TextIndex {
     let norm = 0;
     ids.forEach((id, n) => {
       const tf = counts.get(id)!;
-      const df = this.documentFrequency[id]!;
-      const idf = Math.log(1 + (this.documents - df + 0.5) / (df + 0.5));
+      const idf = this.idf(id);
       const weight = ((tf * 2.2) / (tf + 1.2)) * idf;
       weights[n] = weight;
       norm += weight * weight;

@@ -1,12 +1,16 @@
 // operator command: `npm run admin -- <command>`. Accounts are opened by an operator, not a public endpoint. It talks
 // to the local service running on --port (default PORT, else 3000; see instance.ts) by default, or to a deployed
 // table with --stage / --table / TABLE_NAME. It says on stderr which one it talks to.
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { Command, InvalidArgumentError } from 'commander';
 import { ApiGatewayAuthorizerCache } from '@rivals/aws/authorizer-cache';
 import { DEFAULT_FREE_CREDITS, type AuthorizerCache } from '@rivals/core';
-import { createDocumentClient, createDynamoClient } from '@rivals/db';
+import { createDocumentClient, createDynamoClient, DynamoDiscoveredStore, DynamoKbImportStore } from '@rivals/db';
+import { loadKnowledgeBase } from '@rivals/kb';
+import { parseImport } from '../../kb/src/imports.js';
+import { discoveredAsSectorYaml } from './discovered-export.js';
 import { LOCAL_REGION } from './engines.js';
 import { DEFAULT_PORT, readCredentials, runningInstance, type InstanceRecord } from './instance.js';
 import { LOCAL_REST_API_ID, PROJECT_ROOT, STAGE } from './runtime.js';
@@ -69,8 +73,9 @@ async function connect(options: { table?: string; stage?: string; port: number }
 
 async function servicesFor(options: { table?: string; stage?: string; port: number }) {
   const { client, tableName, authorizerCache } = await connect(options);
-  const { accounts, apiKeys, audit } = tableServices({ client: createDocumentClient(client), tableName }, authorizerCache ? { authorizerCache } : {});
-  return { accounts, keys: apiKeys, audit, close: () => client.destroy() };
+  const table = { client: createDocumentClient(client), tableName };
+  const { accounts, apiKeys, audit } = tableServices(table, authorizerCache ? { authorizerCache } : {});
+  return { accounts, keys: apiKeys, audit, discovered: new DynamoDiscoveredStore(table), imports: new DynamoKbImportStore(table), close: () => client.destroy() };
 }
 
 const program = new Command('admin')
@@ -150,6 +155,85 @@ program
       if (!report.consistent) process.exitCode = 2;
       return report;
     }),
+  );
+
+const discovered = program.command('discovered').description('The discovered layer: companies learned from homepages read (docs/learning.md)');
+discovered
+  .command('list')
+  .description('Discovered companies by domain, a page at a time')
+  .option('--limit <n>', 'companies per page', wholeNumber, 100)
+  .option('--cursor <domain>', 'the nextCursor of the previous page')
+  .action(
+    run(async (s, o) => {
+      const page = await s.discovered.list({ limit: Math.max(1, Math.min(o.limit, 1000)), cursor: o.cursor });
+      return {
+        items: page.items.map((c) => ({ domain: c.domain, name: c.name, categories: c.categories.map((x) => x.id), language: c.language, country: c.country, fetchedAt: c.fetchedAt, via: c.via, ...(c.aliasOf ? { aliasOf: c.aliasOf } : {}) })),
+        nextCursor: page.nextCursor,
+      };
+    }),
+  );
+discovered
+  .command('show')
+  .description('One discovered company as stored, and whether its domain is banned')
+  .argument('<domain>')
+  .action((domain: string) =>
+    run(async (s) => {
+      const [company, banned] = await Promise.all([s.discovered.get(domain), s.discovered.isBanned(domain)]);
+      if (!company && !banned) throw new Error(`No discovered company ${domain}`);
+      return { company, banned };
+    })({}),
+  );
+discovered
+  .command('ban')
+  .description('Remove a domain from the layer and never learn or return it again')
+  .argument('<domain>')
+  .requiredOption('--reason <text>', 'why (kept with the ban)')
+  .action((domain: string, o: { reason: string }) => run(async (s) => (await s.discovered.ban({ domain, reason: o.reason, bannedAt: new Date().toISOString() }), { banned: domain }))({}));
+discovered
+  .command('unban')
+  .description('Let a banned domain be learned again (it returns once a search reads it)')
+  .argument('<domain>')
+  .action((domain: string) =>
+    run(async (s) => {
+      if (!(await s.discovered.unban(domain))) throw new Error(`${domain} is not banned`);
+      return { unbanned: domain };
+    })({}),
+  );
+discovered
+  .command('export')
+  .description("Write the layer in the knowledge base's sector YAML format, to review and merge into the curated files")
+  .option('--out <file>', 'write here instead of stdout')
+  .action(async (o: { out?: string }) => {
+    const s = await servicesFor(program.opts());
+    try {
+      const companies = [];
+      let cursor: string | undefined;
+      do {
+        const page = await s.discovered.list({ limit: 500, cursor });
+        companies.push(...page.items.filter((c) => !c.aliasOf));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      const yaml = discoveredAsSectorYaml(companies, new Date().toISOString().slice(0, 10));
+      if (o.out) {
+        writeFileSync(o.out, yaml);
+        console.error(`admin: ${companies.length} companies written to ${o.out}`);
+      } else process.stdout.write(yaml);
+    } finally {
+      s.close();
+    }
+  });
+
+const kb = program.command('kb').description("The deployment's own knowledge-base companies");
+kb.command('import')
+  .description('Add companies and rivalries to this deployment, live: YAML in the sector format, or CSV domain,name,description,categories,competitors')
+  .argument('<file>')
+  .action((file: string) =>
+    run(async (s) => {
+      const { companies, problems } = parseImport(basename(file), readFileSync(file, 'utf8'), loadKnowledgeBase());
+      if (problems.length) throw new Error(`${problems.length} problem(s), nothing imported:\n  ${problems.join('\n  ')}`);
+      await s.imports.add(companies, new Date().toISOString());
+      return { imported: companies.length, domains: companies.map((c) => c.domain), live: 'within a minute, in every process' };
+    })({}),
   );
 
 program.parseAsync().catch((error: Error) => {

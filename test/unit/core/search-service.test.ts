@@ -148,3 +148,13 @@ describe('SearchService', () => {
     expect([...ledger.searches.values()][0]!.filters).toBeUndefined();
   });
 });
+
+describe('SearchService and the engine\'s storage reads', () => {
+  it('asks the engine to prepare its reads before reserving the credit, so that they overlap', async () => {
+    const ledger = new MemoryLedger(5);
+    const base = engineReturning(2);
+    const engine: ResearchEngine = { research: (r) => (ledger.events.push('research'), base.research(r)), prepare: (d) => void ledger.events.push(`prepare ${d}`) };
+    await service(ledger, engine).search('acct_1', { domain: 'WWW.Example.com', limit: 3 });
+    expect(ledger.events).toEqual(['prepare example.com', 'reserve', 'research', 'settle']);
+  });
+});

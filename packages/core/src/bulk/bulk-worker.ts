@@ -57,7 +57,7 @@ export class BulkWorker {
     } else {
       await jobs.startSearch({ id: domain.searchId, accountId: domain.accountId, domain: domain.domain, limit: job.limit, ...(job.filters ? { filters: job.filters } : {}), source: 'bulk', jobId: domain.jobId, createdAt: started.toISOString() });
       try {
-        const settled = await this.run.researchAndSettle(domain.accountId, domain.searchId, { domain: domain.domain, limit: job.limit, filters: job.filters ?? undefined }, started);
+        const settled = await this.run.researchAndSettle(domain.accountId, domain.searchId, { domain: domain.domain, limit: job.limit, filters: job.filters ?? undefined, via: 'bulk' }, started);
         outcome = await this.succeed(domain, settled.competitors.length, settled.likelyCompetitors);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;

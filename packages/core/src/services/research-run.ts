@@ -44,14 +44,14 @@ export class ResearchRun {
   async researchAndSettle(
     accountId: string,
     searchId: string,
-    request: { domain: string; seeds?: string[]; limit: number; filters?: SearchFilters | undefined },
+    request: { domain: string; seeds?: string[]; limit: number; filters?: SearchFilters | undefined; via?: 'search' | 'bulk' },
     started: Date,
   ): Promise<SettledRun> {
     const { ledger, clock } = this.deps;
     const { domain, limit } = request;
     let outcome: ResearchOutcome;
     try {
-      outcome = await this.researchWithinDeadline(request);
+      outcome = await this.researchWithinDeadline(request, accountId);
     } catch (error) {
       throw error instanceof ApiError ? error : new ApiError('research_failed', 'The research engine failed; the credit was refunded.', {}, { cause: error });
     }
@@ -96,7 +96,10 @@ export class ResearchRun {
     }
   }
 
-  private async researchWithinDeadline({ domain, seeds, limit, filters }: { domain: string; seeds?: string[]; limit: number; filters?: SearchFilters | undefined }): Promise<ResearchOutcome> {
+  private async researchWithinDeadline(
+    { domain, seeds, limit, filters, via = 'search' }: { domain: string; seeds?: string[]; limit: number; filters?: SearchFilters | undefined; via?: 'search' | 'bulk' },
+    accountId: string,
+  ): Promise<ResearchOutcome> {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -106,7 +109,7 @@ export class ResearchRun {
       }, this.deps.deadlineMs);
     });
     try {
-      return await Promise.race([this.deps.engine.research({ domain, ...(seeds ? { seeds } : {}), limit, ...(filters ? { filters } : {}), signal: controller.signal }), deadline]);
+      return await Promise.race([this.deps.engine.research({ domain, ...(seeds ? { seeds } : {}), limit, ...(filters ? { filters } : {}), signal: controller.signal, accountId, via }), deadline]);
     } finally {
       clearTimeout(timer);
     }

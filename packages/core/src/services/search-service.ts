@@ -117,6 +117,7 @@ export class SearchService {
     const { domain, seeds, filters } = request;
     const started = clock.now();
     const searchId = ids.next('srch');
+    this.deps.engine.prepare?.(domain);
     try {
       await ledger.reserveSearch({
         id: searchId,

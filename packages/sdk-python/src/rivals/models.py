@@ -93,6 +93,8 @@ class Evidence:
     shared_keywords: List[str]
     relation: Optional[str]
     source: str
+    #: When the row's company was read from its homepage (rows with source "discovered" only).
+    fetched_at: Optional[str] = None
 
 
 @dataclass
