@@ -111,7 +111,7 @@ export function acknowledgeNagFindings({ stateful, api, config }: Stage): Patter
     L1: 'Functions run on Node.js 22, the Lambda runtime this project supports and tests.',
     APIG2: 'Every handler validates its request with a strict schema that names the field at fault; API Gateway validation would answer first, with less.',
     COG4: 'Callers authenticate with API keys through the REQUEST authorizer on X-API-Key, by design: there are no Cognito users.',
-    SMG4: 'The origin secret is rotated by the README\'s runbook (put a new value, bump originSecretVersion, deploy): the functions accept the current and previous values meanwhile.',
+    SMG4: "Neither secret of this stack rotates automatically. The origin secret is rotated by the README's runbook (put a new value, bump originSecretVersion, deploy; the functions accept the current and previous values meanwhile); the webhook sealing key seals every stored webhook secret, so rotating it needs a re-seal (accounts rotate their own webhook secrets at any time).",
     APIG4: 'Only the keyless routes (health, the OpenAPI document, public shared searches) have no authorizer, by design.',
     ...(config.waf ? {} : { APIG3: 'The WAF web ACL is opt-in (context waf=true); the functions rate-limit per key and per IP.' }),
     ...(config.cloudWatchRole ? {} : { APIG6: 'Execution logging needs the account-wide API Gateway CloudWatch role (context cloudWatchRole=true); access logs are always on.' }),

@@ -71,6 +71,9 @@ export const ROUTES: RouteSpec[] = [
   { id: 'RevokeApiKeyByBody', method: 'DELETE', path: '/api/auth/api-keys', entry: 'functions/http/revoke-api-key.ts', auth: true },
 ];
 
+/** The routes that revoke keys: they empty the stage's authorizer cache (apigateway:DELETE on it, and nothing else). */
+export const FLUSHES_AUTHORIZER_CACHE = ['RevokeApiKey', 'RevokeApiKeyByBody'];
+
 /** Queue and bucket workers: the same handler files in Lambda and in the local runtime (packages/local/src/workers.ts). */
 export const WORKERS = {
   /** One SQS message per domain; the visibility timeout is six times the function's timeout (AWS's guidance). */
@@ -124,6 +127,11 @@ export const ENV = {
   rateLimitKeyBurst: 'RATE_LIMIT_KEY_BURST',
   rateLimitIpPerSecond: 'RATE_LIMIT_IP_PER_SECOND',
   rateLimitIpBurst: 'RATE_LIMIT_IP_BURST',
+  /** Set only on the functions that revoke keys: the stage whose authorizer cache they empty. */
+  restApiId: 'REST_API_ID',
+  apiStage: 'API_STAGE',
+  /** Set only on the functions that seal and open webhook signing secrets: the secret holding their key. */
+  webhookSecretKey: 'WEBHOOK_SECRET_KEY_ARN',
 } as const;
 
 /** Partition-key prefix of the rate-limit buckets (packages/db keys.rateBucket): every function may update those items. */

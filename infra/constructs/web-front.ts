@@ -36,6 +36,8 @@ export interface WebFrontProps {
   /** The dashboard's built files (Vite's dist/). Required: cdk.json's build command makes them before every synth. */
   dashboardDir: string;
   retainData: boolean;
+  /** The uploads bucket's origin, the one place the dashboard may send a file to (presigned PUT); none when absent. */
+  uploadsOrigin?: string;
   domainName?: string;
   /** An ACM certificate in us-east-1 (CloudFront's region) for domainName. */
   certificateArn?: string;
@@ -84,7 +86,7 @@ export class WebFront extends Construct {
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       securityHeadersBehavior: {
         contentSecurityPolicy: {
-          contentSecurityPolicy: contentSecurityPolicy(),
+          contentSecurityPolicy: contentSecurityPolicy(props.uploadsOrigin ? [props.uploadsOrigin] : []),
           override: true,
         },
         contentTypeOptions: { override: true },

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { METRICS_NAMESPACE, Observability } from '../constructs/observability.js';
 import { VIEWER_IP_HEADER, WebFront } from '../constructs/web-front.js';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
+import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, FLUSHES_AUTHORIZER_CACHE, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
 import { DASHBOARD_DIST } from '../web.js';
 import { BulkWorkers, grantAggregate, grantBulk, type BulkResources } from './bulk-workers.js';
 
@@ -207,6 +207,7 @@ export class ApiStack extends Stack {
       if (route.path.startsWith('/api/bulk/') || route.id === 'WebhookSecret') grantBulk(fn, { table: props.table, ...props.bulk }, { uploads: route.id === 'BulkUploadUrl' });
       // A route that researches settles searches, and sends each to be counted in my-companies.
       if (route.knowledgeBase) grantAggregate(fn, props.bulk.aggregateQueue);
+      if (FLUSHES_AUTHORIZER_CACHE.includes(route.id)) this.allowAuthorizerCacheFlush(fn, config.stage);
       this.functions[route.id] = fn;
       if (route.knowledgeBase) this.enableProviders(fn, config);
       const resource = this.api.root.resourceForPath(route.path);
@@ -224,6 +225,7 @@ export class ApiStack extends Stack {
     Object.assign(this.functions, workers.functions);
     // The bulk worker researches with the same engine as a search, so with the same providers.
     this.enableProviders(workers.functions[WORKERS.bulkDomain.id]!, config);
+    this.sealWebhookSecrets([this.functions.WebhookSecret!, workers.functions[WORKERS.webhookSender.id]!], config.retainData);
 
     if (config.waf) this.firewall(config.wafRateLimit);
 
@@ -248,13 +250,32 @@ export class ApiStack extends Stack {
       origin: { header: ORIGIN_VERIFY_HEADER, secret: originSecret, version: config.originSecretVersion },
       dashboardDir: DASHBOARD_DIR,
       retainData: config.retainData,
+      uploadsOrigin: `https://${props.bulk.uploads.bucketRegionalDomainName}`,
       ...(config.domainName ? { domainName: config.domainName, certificateArn: config.certificateArn! } : {}),
     });
     // The API is reached through CloudFront (same origin as the dashboard): its execute-api address refuses requests.
     new CfnOutput(this, 'ApiUrl', { value: this.web.url, description: 'Base address of the API (append api/v1/...)' });
     new CfnOutput(this, 'OriginSecretArn', { value: originSecret.secretArn, description: 'The secret CloudFront sends the API (rotation: see the README)' });
     new CfnOutput(this, 'TableName', { value: props.table.tableName, description: 'The single table (for the operator command)' });
+    new CfnOutput(this, 'RestApiId', { value: this.api.restApiId, description: 'The REST API whose authorizer cache key revocations empty (for the operator command)' });
     new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn, description: 'SNS topic the alarms notify' });
+  }
+
+  /**
+   * Webhook signing secrets are stored sealed (AES-256-GCM, packages/core/src/sealing.ts) under a key generated here
+   * and kept in Secrets Manager, readable only by the function that rotates secrets and the one that signs deliveries:
+   * a copy of the table alone holds no usable secret. Kept with the data when the stage retains its data.
+   */
+  private sealWebhookSecrets(functions: ApiFunction[], retainData: boolean) {
+    const key = new Secret(this, 'WebhookSecretKey', {
+      description: 'Rivals: the key webhook signing secrets are sealed with',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    for (const fn of functions) {
+      fn.addEnvironment(ENV.webhookSecretKey, key.secretArn);
+      key.grantRead(fn);
+    }
   }
 
   /**
@@ -295,6 +316,21 @@ export class ApiStack extends Stack {
         autoRollback: { failedDeployment: true, deploymentInAlarm: true, stoppedDeployment: true },
       });
     }
+  }
+
+  /**
+   * A revoked key is refused on its next request: the function that revokes empties this stage's authorizer cache
+   * (FlushStageAuthorizersCache is apigateway:DELETE on the stage's cache/authorizers; nothing else is granted).
+   */
+  private allowAuthorizerCacheFlush(fn: ApiFunction, stage: string) {
+    fn.addEnvironment(ENV.restApiId, this.api.restApiId);
+    fn.addEnvironment(ENV.apiStage, stage);
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['apigateway:DELETE'],
+        resources: [Stack.of(this).formatArn({ service: 'apigateway', account: '', resource: `/restapis/${this.api.restApiId}/stages/${stage}/cache/authorizers` })],
+      }),
+    );
   }
 
   /**

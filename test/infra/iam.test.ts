@@ -3,7 +3,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '@rivals/db';
-import { RATE_LIMIT_PARTITION, ROUTES } from '../../infra/routes.js';
+import { FLUSHES_AUTHORIZER_CACHE, RATE_LIMIT_PARTITION, ROUTES } from '../../infra/routes.js';
 import { cleanOutdirs, cliTemplates, STAGE_SHAPES } from './cli-app.js';
 
 interface Statement {
@@ -77,6 +77,19 @@ describe('IAM', () => {
     expect(grants.length).toBe(2 * (ROUTES.length + 1));
     for (const { statement } of grants) expect(actionsOf(statement).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
     expect(keys.rateBucket('ip:203.0.113.9').pk.startsWith(RATE_LIMIT_PARTITION)).toBe(true);
+  });
+
+  it('lets only the key-revoking functions flush the authorizer cache, of their own stage only', () => {
+    const grants = statements().filter(({ statement }) => actionsOf(statement).some((a) => a.startsWith('apigateway:')));
+    const stages = statements().filter(({ statement }) => JSON.stringify(statement).includes(`${RATE_LIMIT_PARTITION}*`)).length / (ROUTES.length + 1);
+    expect(grants.length).toBe(stages * FLUSHES_AUTHORIZER_CACHE.length);
+    for (const { policy, statement } of grants) {
+      expect(FLUSHES_AUTHORIZER_CACHE.some((id) => policy.startsWith(`${id}Function`))).toBe(true);
+      expect(actionsOf(statement)).toEqual(['apigateway:DELETE']);
+      const resource = JSON.stringify(statement.Resource);
+      expect(resource).toMatch(/\/restapis\/.*\/stages\/[a-z0-9-]+\/cache\/authorizers"/);
+      expect(hasWildcard(statement.Resource)).toBe(false);
+    }
   });
 
   it('never lets a function Scan the table', () => {

@@ -16,6 +16,11 @@ export const BULK_MAX_DOMAINS = 10_000;
 export const BULK_MAX_REJECTED_ROWS = 1_000;
 export const BULK_MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const BULK_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+/** A CSV record (row) holds at most this many cells, and this many characters; a file past either is refused (400). */
+export const BULK_CSV_MAX_COLUMNS = 1_000;
+export const BULK_CSV_MAX_RECORD_CHARS = 64 * 1024;
+/** A CSV holds at most this many lines (header, blank lines, duplicates and invalid rows included); past it, 413. */
+export const BULK_CSV_MAX_ROWS = 25_000;
 
 /** A CSV row that was not researched and never charged: its 1-based line, what it held, and why. */
 export const RejectedRow = z.strictObject({ row: z.number().int().min(1), value: z.string(), reason: z.string() });
@@ -50,8 +55,10 @@ export const BulkUploadQuery = z.strictObject({
 });
 export type BulkUploadQuery = z.output<typeof BulkUploadQuery>;
 
-/** Body of POST /api/bulk/upload-url (optional). */
+/** Body of POST /api/bulk/upload-url. */
 export const BulkUploadUrlRequest = z.strictObject({
+  /** The file's exact size: the upload URL accepts a body of this many bytes and no other. */
+  sizeBytes: z.number().int().min(1).max(BULK_MAX_UPLOAD_BYTES),
   filename: filename.optional(),
   limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_MAX),
   webhookUrl: webhookUrl.optional(),

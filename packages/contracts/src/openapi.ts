@@ -341,9 +341,9 @@ function bulkPaths() {
     '/api/bulk/upload-url': {
       post: {
         operationId: 'bulkUploadUrl',
-        summary: 'A presigned S3 PUT for a CSV up to 50 MB (send Content-Type: text/csv); the job starts when it lands',
-        requestBody: { required: false, content: json('BulkUploadUrlRequest') },
-        responses: { '201': ok('The upload URL.', 'BulkUploadUrl'), ...errors('invalid_request', ...keyErrors, 'unsupported_media_type') },
+        summary: 'A presigned S3 PUT for a CSV up to 50 MB of exactly sizeBytes bytes (send Content-Type: text/csv); the job starts when it lands',
+        requestBody: { required: true, content: json('BulkUploadUrlRequest') },
+        responses: { '201': ok('The upload URL.', 'BulkUploadUrl'), ...errors('invalid_request', ...keyErrors, 'conflict', 'payload_too_large', 'unsupported_media_type') },
       },
     },
     '/api/bulk/jobs': {

@@ -24,3 +24,4 @@ export * from './services/share-service.js';
 export * from './services/watchlist-service.js';
 export * from './rate-limits.js';
 export * from './services/ledger-audit.js';
+export * from './sealing.js';

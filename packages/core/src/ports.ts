@@ -213,6 +213,14 @@ export interface ApiKeyStore {
   revoke(accountId: string, keyId: string, at: string, options: { keepOneActive: boolean }): Promise<RevokeOutcome>;
 }
 
+/**
+ * The cache in front of the authorizer (API Gateway's per-stage authorizer result cache; the local front's). Emptied
+ * after a key is revoked, so that the key is refused on its next request rather than when its cached Allow expires.
+ */
+export interface AuthorizerCache {
+  flush(): Promise<void>;
+}
+
 export interface ResearchRequest {
   domain: string;
   /** A look-alike search: companies like all of these registrable domains (`domain` is the first of them). */

@@ -5,14 +5,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_FREE_CREDITS } from '@rivals/core';
+import { ApiGatewayAuthorizerCache } from '@rivals/aws/authorizer-cache';
+import { DEFAULT_FREE_CREDITS, type AuthorizerCache } from '@rivals/core';
 import { createDocumentClient, createDynamoClient, DynamoDiscoveredStore, DynamoKbImportStore } from '@rivals/db';
 import { loadKnowledgeBase } from '@rivals/kb';
 import { parseImport } from '../../kb/src/imports.js';
 import { discoveredAsSectorYaml } from './discovered-export.js';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from './engines.js';
-import { DEFAULT_PORT, runningInstance } from './instance.js';
-import { PROJECT_ROOT } from './runtime.js';
+import { LOCAL_REGION } from './engines.js';
+import { DEFAULT_PORT, readCredentials, runningInstance, type InstanceRecord } from './instance.js';
+import { LOCAL_REST_API_ID, PROJECT_ROOT, STAGE } from './runtime.js';
 import { tableServices } from './services.js';
 
 const wholeNumber = (value: string) => {
@@ -27,39 +28,53 @@ const port = (value: string) => {
   return n;
 };
 
-/** The table of a deployed stage, from its API stack's outputs (your AWS credentials and region). */
-async function tableOfStage(stage: string): Promise<string> {
+/**
+ * The table of a deployed stage, and its REST API (whose authorizer cache a revocation empties), from its API stack's
+ * outputs (your AWS credentials and region).
+ */
+async function deployedStage(stage: string): Promise<{ tableName: string; authorizerCache: AuthorizerCache | undefined }> {
   const cloudFormation = new CloudFormationClient({});
   try {
     const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: `Rivals-${stage}-Api` }));
-    const tableName = Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === 'TableName')?.OutputValue;
+    const output = (key: string) => Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === key)?.OutputValue;
+    const tableName = output('TableName');
     if (!tableName) throw new Error(`stack Rivals-${stage}-Api has no TableName output: is it deployed?`);
-    return tableName;
+    const restApiId = output('RestApiId');
+    return { tableName, authorizerCache: restApiId ? ApiGatewayAuthorizerCache.of(restApiId, stage) : undefined };
   } finally {
     cloudFormation.destroy();
   }
 }
 
+/** The credentials the running instance's engines accept (random per run, in .local/<port>/aws-credentials). */
+const localCredentials = (instance: InstanceRecord) => readCredentials(join(PROJECT_ROOT, '.local'), instance.port);
+
 async function connect(options: { table?: string; stage?: string; port: number }) {
-  const tableName = options.table ?? (options.stage ? await tableOfStage(options.stage) : process.env.TABLE_NAME);
+  const deployed = options.stage && !options.table ? await deployedStage(options.stage) : undefined;
+  const tableName = options.table ?? deployed?.tableName ?? process.env.TABLE_NAME;
   if (tableName) {
     const client = createDynamoClient();
     const where = process.env.AWS_ENDPOINT_URL_DYNAMODB ?? `AWS region ${await client.config.region()}`;
     console.error(`admin: table ${tableName} (${where})`);
-    return { client, tableName };
+    if (!deployed?.authorizerCache) console.error('admin: no stage named (--stage): a revoked key may still pass for up to the authorizer cache TTL');
+    return { client, tableName, authorizerCache: deployed?.authorizerCache };
   }
   const instance = await runningInstance(join(PROJECT_ROOT, '.local'), options.port);
   console.error(`admin: the local service at ${instance.url} (pid ${instance.pid}, data ${instance.dataDir ? `in ${instance.dataDir}` : 'in memory'})`);
+  const credentials = localCredentials(instance);
   return {
-    client: createDynamoClient({ endpoint: instance.endpoints.dynamodb, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
+    client: createDynamoClient({ endpoint: instance.endpoints.dynamodb, region: LOCAL_REGION, credentials }),
     tableName: instance.resources.tableName,
+    authorizerCache: instance.gatewayControl
+      ? ApiGatewayAuthorizerCache.of(LOCAL_REST_API_ID, STAGE, { endpoint: instance.gatewayControl, region: LOCAL_REGION, credentials })
+      : undefined,
   };
 }
 
 async function servicesFor(options: { table?: string; stage?: string; port: number }) {
-  const { client, tableName } = await connect(options);
+  const { client, tableName, authorizerCache } = await connect(options);
   const table = { client: createDocumentClient(client), tableName };
-  const { accounts, apiKeys, audit } = tableServices(table);
+  const { accounts, apiKeys, audit } = tableServices(table, authorizerCache ? { authorizerCache } : {});
   return { accounts, keys: apiKeys, audit, discovered: new DynamoDiscoveredStore(table), imports: new DynamoKbImportStore(table), close: () => client.destroy() };
 }
 
@@ -115,6 +130,16 @@ program
   .requiredOption('--account <id>')
   .requiredOption('--key <keyId>')
   .action(run(async (s, o) => (await s.keys.revoke(o.account, o.key, { keepOneActive: false }), { revoked: o.key })));
+program
+  .command('close-account')
+  .description("Close an account: revoke every one of its keys and empty the authorizer cache, so none is let through again (its data stays; issue-key reopens it)")
+  .requiredOption('--account <id>')
+  .action(
+    run(async (s, o) => {
+      if (!(await s.accounts.get(o.account))) throw new Error(`No account ${o.account}`);
+      return { accountId: o.account, revokedKeys: await s.keys.revokeAll(o.account) };
+    }),
+  );
 program
   .command('balance')
   .requiredOption('--account <id>')

@@ -169,10 +169,13 @@ export class Rivals {
         idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
         ...pick(options),
       }),
-    /** A presigned URL for a larger CSV (up to 50 MB); the job starts when the file lands. */
-    createUploadUrl: (params: BulkUploadOptions = {}, options?: RequestOptions): Promise<BulkUploadUrl> =>
+    /**
+     * A presigned URL for a larger CSV (up to 50 MB) of exactly `sizeBytes` bytes (the URL accepts no other size); the
+     * job starts when the file lands.
+     */
+    createUploadUrl: (params: BulkUploadOptions & { sizeBytes: number }, options?: RequestOptions): Promise<BulkUploadUrl> =>
       this.call({ method: 'POST', path: '/api/bulk/upload-url', json: params, ...pick(options) }),
-    /** PUTs the file to a presigned URL (no API key: the URL is the credential). */
+    /** PUTs the file to a presigned URL (no API key: the URL is the credential; its size must be the one asked for). */
     putFile: async (uploadUrl: string, csv: string | Uint8Array, options?: RequestOptions): Promise<void> => {
       await this.call({ method: 'PUT', path: '', url: uploadUrl, body: csv, contentType: 'text/csv', idempotent: true, ...pick(options) });
     },
@@ -228,7 +231,7 @@ export class Rivals {
     if (content.byteLength <= (options.directMaxBytes ?? DIRECT_UPLOAD_MAX_BYTES)) {
       jobId = (await this.bulk.upload(content, params, options)).jobId;
     } else {
-      const target = await this.bulk.createUploadUrl(params, options);
+      const target = await this.bulk.createUploadUrl({ ...params, sizeBytes: content.byteLength }, options);
       await this.bulk.putFile(target.uploadUrl, content, options);
       jobId = target.jobId;
     }

@@ -391,7 +391,7 @@ class Rivals:
                 timeout=timeout,
             )
             return from_dict(BulkUpload, res.json())
-        target = self.create_upload_url(filename=name, limit=limit, webhook_url=webhook_url, timeout=timeout, exclude=exclude, types=types, min_match_score=min_match_score, countries=countries, sizes=sizes, founded_from=founded_from, founded_to=founded_to, ownership=ownership)
+        target = self.create_upload_url(size_bytes=len(data), filename=name, limit=limit, webhook_url=webhook_url, timeout=timeout, exclude=exclude, types=types, min_match_score=min_match_score, countries=countries, sizes=sizes, founded_from=founded_from, founded_to=founded_to, ownership=ownership)
         self.request(
             "PUT", target.upload_url, body=data, headers={"Content-Type": "text/csv"}, auth=False, absolute_url=True, timeout=timeout
         )
@@ -400,6 +400,7 @@ class Rivals:
     def create_upload_url(
         self,
         *,
+        size_bytes: int,
         filename: Optional[str] = None,
         limit: Optional[int] = None,
         webhook_url: Optional[str] = None,
@@ -413,8 +414,9 @@ class Rivals:
         founded_to: Optional[int] = None,
         ownership: Optional[Sequence[str]] = None,
     ) -> BulkUploadUrl:
-        """A presigned PUT for a large CSV (send it with ``Content-Type: text/csv``)."""
-        payload = _filters(filename=filename, limit=limit, webhook_url=webhook_url, exclude=exclude, types=types, min_match_score=min_match_score, countries=countries, sizes=sizes, founded_from=founded_from, founded_to=founded_to, ownership=ownership)
+        """A presigned PUT for a large CSV of exactly ``size_bytes`` bytes (the URL accepts no other size); send it
+        with ``Content-Type: text/csv``."""
+        payload = {"sizeBytes": size_bytes, **_filters(filename=filename, limit=limit, webhook_url=webhook_url, exclude=exclude, types=types, min_match_score=min_match_score, countries=countries, sizes=sizes, founded_from=founded_from, founded_to=founded_to, ownership=ownership)}
         return from_dict(BulkUploadUrl, self.request("POST", "/api/bulk/upload-url", json_body=payload, timeout=timeout).json())
 
     def get_bulk_job(self, job_id: str, *, limit: Optional[int] = None, cursor: Optional[str] = None, timeout: Optional[float] = None) -> BulkJob:
