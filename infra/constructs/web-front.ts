@@ -25,7 +25,7 @@ import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origin
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { contentSecurityPolicy, FILE_PATH } from '../web.js';
+import { contentSecurityPolicy, FILE_PATH, PUBLIC_HOST_HEADER } from '../web.js';
 
 export interface WebFrontProps {
   api: RestApi;
@@ -44,6 +44,16 @@ export interface WebFrontProps {
 const SPA_ROUTING = `function handler(event) {
   var request = event.request;
   if (!${FILE_PATH}.test(request.uri)) request.uri = '/index.html';
+  return request;
+}`;
+
+/**
+ * API requests carry the address the viewer used (the distribution's or the custom domain), because CloudFront sends
+ * API Gateway its own host: the API makes absolute links (share links) on the dashboard's origin from it.
+ */
+const PUBLIC_HOST = `function handler(event) {
+  var request = event.request;
+  request.headers['${PUBLIC_HOST_HEADER}'] = { value: request.headers.host ? request.headers.host.value : '' };
   return request;
 }`;
 
@@ -101,6 +111,7 @@ export class WebFront extends Construct {
           // Every header but Host (API Gateway answers for its own host), every query string, no cookies.
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: headers,
+          functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: new CloudFrontFunction(this, 'PublicHost', { code: FunctionCode.fromInline(PUBLIC_HOST) }) }],
         },
       },
     });

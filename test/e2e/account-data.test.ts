@@ -84,7 +84,8 @@ describe('account data over HTTP', () => {
     const id = a.searchIds[1]!;
     const created = await call(`/api/searches/${id}/share`, { method: 'POST' });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ token: expect.any(String), url: `/share/${created.body.token}`, createdAt: expect.any(String) });
+    // Absolute, on the address the service was called at: a link a user can paste anywhere.
+    expect(created.body).toEqual({ token: expect.any(String), url: `${service.url}/share/${created.body.token}`, createdAt: expect.any(String) });
     const again = await call(`/api/searches/${id}/share`, { method: 'POST' });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(created.body);

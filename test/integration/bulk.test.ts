@@ -6,7 +6,7 @@ import { freshTable } from '../setup/table.js';
 
 const engine = () =>
   new ScriptedEngine((domain) => {
-    if (domain.startsWith('empty')) return { targetSource: 'none', competitors: [] };
+    if (domain.startsWith('empty')) return { targetSource: 'none', competitors: [], failureReason: 'homepage_too_thin' };
     if (domain.startsWith('broken')) throw new Error('unreachable');
     return { targetSource: 'knowledge-base', competitors: [competitor(1), competitor(2)] };
   });
@@ -43,17 +43,17 @@ describe('bulk jobs on DynamoDB Local', () => {
 
     const job = await s.bulk.get(s.accountId, jobId, { limit: 50 });
     expect(job).toMatchObject({ status: 'completed', totalDomains: 4, completedDomains: 2, failedDomains: 2, creditsCharged: 2, creditsRefunded: 2 });
-    expect(job.results.map((r) => [r.domain, r.status, r.error])).toEqual([
-      ['good1.com', 'succeeded', null],
-      ['empty.com', 'failed', 'no_competitors_found'],
-      ['broken.com', 'failed', 'research_failed'],
-      ['good2.com', 'succeeded', null],
+    expect(job.results.map((r) => [r.domain, r.status, r.error, r.reason])).toEqual([
+      ['good1.com', 'succeeded', null, null],
+      ['empty.com', 'failed', 'no_competitors_found', 'homepage_too_thin'],
+      ['broken.com', 'failed', 'research_failed', null],
+      ['good2.com', 'succeeded', null, null],
     ]);
     expect(await s.ledger.balance(s.accountId)).toBe(8);
     // Every domain's search is in history, readable for free.
     const search = await s.searches.get(s.accountId, job.results[0]!.searchId!);
     expect(search).toMatchObject({ status: 'succeeded', source: 'bulk', jobId, totalCompetitors: 2 });
-    expect((await s.searches.get(s.accountId, job.results[1]!.searchId!))?.status).toBe('failed');
+    expect(await s.searches.get(s.accountId, job.results[1]!.searchId!)).toMatchObject({ status: 'failed', reason: 'homepage_too_thin' });
   });
 
   it('researches every domain with the job\'s filters, recorded on the job and on each search', async () => {

@@ -1,6 +1,6 @@
 // contracts: bulk research jobs, their per-domain results and their webhooks (docs/api.md "Bulk").
 import { z } from 'zod';
-import { COMPETITOR_TYPES, EXCLUDE_MAX, SEARCH_LIMIT_MAX, SearchFilters } from './search.js';
+import { COMPETITOR_TYPES, EXCLUDE_MAX, FailureReason, SEARCH_LIMIT_MAX, SearchFilters } from './search.js';
 
 export const JOB_STATUSES = ['awaiting_upload', 'queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export const JobStatus = z.enum(JOB_STATUSES);
@@ -75,6 +75,8 @@ export const BulkDomainResult = z.strictObject({
   totalCompetitors: z.number().int().nullable(),
   likelyCompetitors: z.number().int().nullable(),
   error: z.string().nullable(),
+  /** For no_competitors_found: why nothing was found (see FAILURE_REASONS). */
+  reason: FailureReason.nullable(),
 });
 export type BulkDomainResult = z.infer<typeof BulkDomainResult>;
 

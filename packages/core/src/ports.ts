@@ -1,5 +1,5 @@
 // core: the ports the services need. Adapters (db, engine, crawler) implement them; services never import adapters.
-import type { CompetitorType, Evidence, HistoryItem, MyCompany, SavedCompany, SearchFilters, StoredCompetitor } from '@rivals/contracts';
+import type { CompetitorType, Evidence, FailureReason, HistoryItem, MyCompany, SavedCompany, SearchFilters, StoredCompetitor } from '@rivals/contracts';
 
 export interface Clock {
   now(): Date;
@@ -33,6 +33,8 @@ export interface SearchRecord {
   likelyCompetitors?: number;
   competitors?: StoredCompetitor[];
   error?: string;
+  /** For no_competitors_found: why nothing was found. */
+  reason?: FailureReason;
   /** The live share link of this search; only its owner ever sees the token (the public lookup keeps its hash). */
   share?: ShareRecord;
 }
@@ -48,7 +50,7 @@ export interface CreditsLedger {
   /** Marks a running search succeeded with its results. Throws conflict if it is not running. */
   settleSearch(accountId: string, searchId: string, result: SettledSearch): Promise<void>;
   /** Marks a running search failed and gives its credit back. Returns false when it was no longer running. */
-  refundSearch(accountId: string, searchId: string, failure: { error: string; completedAt: string; elapsedSeconds: number }): Promise<boolean>;
+  refundSearch(accountId: string, searchId: string, failure: { error: string; reason?: FailureReason; completedAt: string; elapsedSeconds: number }): Promise<boolean>;
   balance(accountId: string): Promise<number>;
 }
 
@@ -234,6 +236,8 @@ export interface ResearchOutcome {
   /** How the engine knew the target: from the knowledge base, a crawled homepage, or not at all. */
   targetSource: 'knowledge-base' | 'homepage' | 'none';
   competitors: ResearchedCompetitor[];
+  /** When `competitors` is empty: why (the homepage could not be read, said too little, no rival ranks, filters). */
+  failureReason?: FailureReason;
 }
 
 /** The research engine: ranked competitors of a registrable domain, best first, at most `limit`. */

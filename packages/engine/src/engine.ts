@@ -59,9 +59,9 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       // domain, a marketing domain): then the company is known after all.
       profile = page && (this.landedProfile(domain, page) ?? this.homepageProfile(page));
     }
-    if (!profile) return { targetSource: 'none', competitors: [] };
+    if (!profile) return { targetSource: 'none', competitors: [], failureReason: page ? 'homepage_too_thin' : 'homepage_unreachable' };
     const targetSource = profile.source;
-    if (!this.options.providers?.length) return { targetSource, competitors: this.ranker.rank(profile, { limit, filters }) };
+    if (!this.options.providers?.length) return this.outcome(profile, this.ranker.rank(profile, { limit, filters }), filters);
 
     const proposals = await this.consultProviders(profile, page, limit, signal);
     const external = new Map<number, ExternalSignal>();
@@ -72,7 +72,14 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       else unknown.push(p);
     }
     const extraRows = await this.verifyUnknown(profile, unknown.slice(0, MAX_UNKNOWN_PROPOSALS), signal);
-    return { targetSource, competitors: this.ranker.rank(profile, { limit, filters, external, extraRows }) };
+    return this.outcome(profile, this.ranker.rank(profile, { limit, filters, external, extraRows }), filters, { external, extraRows });
+  }
+
+  /** The outcome, saying why when nothing was found: filters that removed every rival, or no rival at all. */
+  private outcome(profile: TargetProfile, competitors: ResearchedCompetitor[], filters: ResearchRequest['filters'], extra: { external?: Map<number, ExternalSignal>; extraRows?: ResearchedCompetitor[] } = {}): ResearchOutcome {
+    if (competitors.length) return { targetSource: profile.source, competitors };
+    const unfiltered = filters ? this.ranker.rank(profile, { limit: 1, ...extra }) : [];
+    return { targetSource: profile.source, competitors, failureReason: unfiltered.length ? 'filters_excluded_all' : 'no_rivals_known' };
   }
 
   /** Every provider at once, within the provider deadline; a failing provider is skipped, an abort is not. */

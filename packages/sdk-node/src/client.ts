@@ -105,7 +105,11 @@ export class Rivals {
     /** A stored search with the evidence behind each competitor. Free. */
     get: (id: string, options?: RequestOptions): Promise<StoredSearch> => this.call({ method: 'GET', path: `/api/searches/${enc(id)}`, ...pick(options) }),
     /** A public read-only link to a search (the same live link when called again). */
-    share: (id: string, options?: RequestOptions): Promise<Share> => this.call({ method: 'POST', path: `/api/searches/${enc(id)}/share`, idempotent: true, ...pick(options) }),
+    /** The search's public link; `url` is absolute (resolved against `baseUrl` should a server answer a relative one). */
+    share: async (id: string, options?: RequestOptions): Promise<Share> => {
+      const link: Share = await this.call({ method: 'POST', path: `/api/searches/${enc(id)}/share`, idempotent: true, ...pick(options) });
+      return link.url.startsWith('/') ? { ...link, url: `${this.baseUrl.replace(/\/+$/, '')}${link.url}` } : link;
+    },
     unshare: (id: string, options?: RequestOptions): Promise<void> => this.call({ method: 'DELETE', path: `/api/searches/${enc(id)}/share`, ...pick(options) }),
     /** A shared search, read without a key. */
     shared: (token: string, options?: RequestOptions): Promise<SharedSearch> => this.call({ method: 'GET', path: `/api/shared/${enc(token)}`, auth: false, ...pick(options) }),

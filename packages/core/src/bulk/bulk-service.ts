@@ -43,6 +43,7 @@ const domainResult = (d: BulkDomainRecord): BulkDomainResult => ({
   totalCompetitors: d.totalCompetitors,
   likelyCompetitors: d.likelyCompetitors,
   error: d.error,
+  reason: d.reason ?? null,
 });
 
 /** A CSV cell, quoted when needed, and escaped against spreadsheet formula injection (OWASP's advice). */

@@ -271,7 +271,10 @@ class Rivals:
     def share_search(self, search_id: str, *, timeout: Optional[float] = None) -> ShareLink:
         """A public read-only link to a search (the same live link when called again)."""
         res = self.request("POST", f"/api/searches/{_seg(search_id)}/share", timeout=timeout)
-        return from_dict(ShareLink, res.json())
+        link = from_dict(ShareLink, res.json())
+        if link.url.startswith("/"):  # a server older than absolute links: on the origin this client talks to
+            link.url = self.base_url + link.url
+        return link
 
     def revoke_share(self, search_id: str, *, timeout: Optional[float] = None) -> None:
         self.request("DELETE", f"/api/searches/{_seg(search_id)}/share", timeout=timeout)

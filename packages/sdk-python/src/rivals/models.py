@@ -123,6 +123,7 @@ class StoredSearch:
     competitors: List[StoredCompetitor]
     job_id: Optional[str] = None
     filters: Optional[SearchFilters] = None
+    reason: Optional[str] = None
     raw: Dict[str, Any] = _raw()
 
 
@@ -250,6 +251,7 @@ class BulkDomainResult:
     total_competitors: Optional[int]
     likely_competitors: Optional[int]
     error: Optional[str]
+    reason: Optional[str] = None
 
 
 @dataclass
