@@ -165,7 +165,7 @@ describe.runIf(served('POST', '/api/bulk/upload'))('rivals bulk', () => {
     expect(res.stderr).toMatch(/bulk job_\S+: \w+ \d+\/2/);
     expect(res.stderr).toMatch(/completed, 2 done/);
     const csv = await readFile(output, 'utf8');
-    expect(csv.split('\n')[0]).toMatch(/^sourceDomain,rank,company,domain/);
+    expect(csv.split('\n')[0]).toMatch(/^sourceDomain,rank,company,product,domain/);
     const jobId = /job (job_\S+): completed/.exec(res.stderr)![1]!;
     const status = await rivals(['bulk', 'status', jobId, '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ jobId, status: 'completed', totalDomains: 2 });

@@ -56,6 +56,24 @@ describe('bulk jobs on DynamoDB Local', () => {
     expect(await s.searches.get(s.accountId, job.results[1]!.searchId!)).toMatchObject({ status: 'failed', reason: 'homepage_too_thin' });
   });
 
+  it('downloads a CSV whose company and domain agree: a product line is named beside its company, failures say why', async () => {
+    const table = await freshTable();
+    const woo = competitor(1, { company: 'WooCommerce', domain: 'automattic.com', evidence: { ...competitor(1).evidence, parentCompany: 'Automattic', entity: 'woocommerce.com' } });
+    const s = bulkOn(table, new ScriptedEngine((domain) => (domain.startsWith('empty') ? { targetSource: 'none', competitors: [], failureReason: 'homepage_unreachable' } : { targetSource: 'knowledge-base', competitors: [woo, competitor(2)] })));
+    const { id: accountId } = await s.accounts.open('CSV', 5);
+    const { jobId } = await s.bulk.upload(accountId, csv('shop.com', 'empty.com'), { limit: 5 });
+    for (const m of s.queue.take()) await s.worker.process(m);
+    let text = '';
+    for await (const line of s.bulk.download(accountId, jobId, s.searches)) text += line;
+    expect(text.split('\r\n')).toEqual([
+      'sourceDomain,rank,company,product,domain,matchScore,type,confidence,likelyCompetitor,error,reason',
+      'shop.com,1,Automattic,WooCommerce,automattic.com,89,Direct,80,false,,',
+      'shop.com,2,Rival 2,,rival2.com,88,Direct,80,true,,',
+      'empty.com,,,,,,,,,no_competitors_found,homepage_unreachable',
+      '',
+    ]);
+  });
+
   it('researches every domain with the job\'s filters, recorded on the job and on each search', async () => {
     const table = await freshTable();
     let asked: unknown;

@@ -304,7 +304,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       if (options.csv) return writeCsv(await rivals.myCompanies.csv());
       const companies = await rivals.myCompanies.list();
       emit(Boolean(options.json), companies, () =>
-        table(['company', 'domain', 'found', 'best', 'types', 'lastSeenAt'], companies.items.map((c) => [c.company, c.domain, c.timesFound, c.bestMatchScore, c.types.join(','), c.lastSeenAt]), style),
+        table(['company', 'product', 'domain', 'found', 'best', 'types', 'lastSeenAt'], companies.items.map((c) => [c.company, c.product ?? '', c.domain, c.timesFound, c.bestMatchScore, c.types.join(','), c.lastSeenAt]), style),
       );
     });
 

@@ -42,7 +42,11 @@ export type HistoryPage = z.infer<typeof HistoryPage>;
 export const MyCompaniesQuery = z.strictObject({ format: z.enum(['json', 'csv']).default('json') });
 
 export const MyCompany = z.strictObject({
+  /** The company (for a product line, the company that makes it: Microsoft for Teams). */
   company: z.string(),
+  /** The product line, when the row is one (Teams); null for a company found as itself. */
+  product: z.string().nullable(),
+  /** The company's website domain (microsoft.com for Teams): the same for a company and its product lines. */
   domain: z.string(),
   timesFound: z.number().int().min(1),
   bestMatchScore: z.number().int().min(0).max(100),
@@ -59,7 +63,7 @@ export const MyCompanies = z.strictObject({
   total: z.number().int().min(0),
 });
 export type MyCompanies = z.infer<typeof MyCompanies>;
-export const MY_COMPANIES_CSV_COLUMNS = ['company', 'domain', 'timesFound', 'bestMatchScore', 'types', 'firstSeenAt', 'lastSeenAt', 'foundFor'] as const;
+export const MY_COMPANIES_CSV_COLUMNS = ['company', 'product', 'domain', 'timesFound', 'bestMatchScore', 'types', 'firstSeenAt', 'lastSeenAt', 'foundFor'] as const;
 
 export const ShareLink = z.strictObject({
   /** The secret of the link: whoever has it can read the search. */

@@ -119,7 +119,11 @@ export const BulkJob = BulkJobSummary.extend({
 });
 export type BulkJob = z.infer<typeof BulkJob>;
 
-export const BULK_CSV_COLUMNS = ['sourceDomain', 'rank', 'company', 'domain', 'matchScore', 'type', 'confidence', 'likelyCompetitor', 'error'] as const;
+/**
+ * Columns of a job's results CSV. `company` is the company whose website `domain` is (for a product line, the company
+ * that makes it) and `product` the product line, when the row is one, so that `company` and `domain` always agree.
+ */
+export const BULK_CSV_COLUMNS = ['sourceDomain', 'rank', 'company', 'product', 'domain', 'matchScore', 'type', 'confidence', 'likelyCompetitor', 'error', 'reason'] as const;
 
 /** Body of the webhook POST. */
 export const BulkJobEvent = z.strictObject({

@@ -6,7 +6,7 @@ import { HistoryPage, MyCompanies, SaveCompanyRequest, SavedCompaniesPage, Saved
 import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey, RevokeApiKeyRequest } from './api-keys.js';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './pages.js';
 import { Balance, Health, SearchRequest, SearchResult, StoredSearch } from './search.js';
-import { BulkJob, BulkJobEvent, BulkJobList, BulkUploadAccepted, BulkUploadUrl, BulkUploadUrlRequest, WebhookSecret } from './bulk.js';
+import { BULK_CSV_COLUMNS, BulkJob, BulkJobEvent, BulkJobList, BulkUploadAccepted, BulkUploadUrl, BulkUploadUrlRequest, WebhookSecret } from './bulk.js';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
@@ -362,7 +362,7 @@ function bulkPaths() {
         summary: 'The results as CSV: one row per competitor, one row with an error per failed domain (free)',
         parameters: [jobId],
         responses: {
-          '200': { description: 'sourceDomain,rank,company,domain,matchScore,type,confidence,likelyCompetitor,error', headers: requestId, content: { 'text/csv': { schema: { type: 'string' } } } },
+          '200': { description: BULK_CSV_COLUMNS.join(','), headers: requestId, content: { 'text/csv': { schema: { type: 'string' } } } },
           ...errors(...keyErrors, 'not_found', 'payload_too_large'),
         },
       },

@@ -67,6 +67,17 @@ export const Evidence = z.object({
   sharedKeywords: z.array(z.string()),
   relation: z.string().nullable(),
   source: z.string(),
+  /**
+   * When the row is a product line reported under its company's domain (Teams under microsoft.com): the company's
+   * name. The row's `company` is then the product's name.
+   */
+  parentCompany: z.string().optional(),
+  /** The knowledge-base entry's own host (teams.microsoft.com), which tells product lines of one domain apart. */
+  entity: z.string().optional(),
+  /** What the company does, where it is headquartered (ISO country code) and its size (employees), where known. */
+  description: z.string().optional(),
+  headquarters: z.string().optional(),
+  size: z.string().optional(),
 });
 export type Evidence = z.infer<typeof Evidence>;
 

@@ -273,6 +273,9 @@ export class Ranker {
     const confidence = Math.min(98, Math.round((profile.source === 'knowledge-base' ? 40 : 25) + 9 * independent + 10 * Math.min(raw, 2) / 2));
     const likelyCompetitor = type === 'Indirect' ? matchScore >= LIKELY_INDIRECT : type !== 'Adjacent' && matchScore >= LIKELY_DIRECT;
     const relationKind = f.relation > 0 ? f.relationKind : f.reverse > 0 ? f.reverseKind : null;
+    // A product line is reported under its company's domain: the company is named beside it.
+    let owner = e;
+    for (let hops = 0; owner.product && owner.parent >= 0 && hops < 10; hops++) owner = kb.entity(owner.parent);
     return {
       company: e.name,
       domain: e.domain,
@@ -286,6 +289,11 @@ export class Ranker {
         sharedKeywords: f.sharedKeywords.slice(0, 8),
         relation: relationKind,
         source: profile.source,
+        ...(owner !== e ? { parentCompany: owner.name } : {}),
+        entity: e.host,
+        ...(e.description ? { description: e.description } : {}),
+        ...(e.hq ? { headquarters: e.hq } : {}),
+        ...(e.size ? { size: e.size } : {}),
       },
     };
   }

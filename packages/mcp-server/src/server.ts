@@ -113,7 +113,7 @@ export function createServer(rivals: Rivals): McpServer {
     { title: 'Companies found so far', description: 'Every company found across the account\'s searches, most often found first (up to 5,000), with times found, best match score and the domains it was found for. Free.', inputSchema: {}, annotations: free },
     guard(async () => {
       const companies = await rivals.myCompanies.list();
-      return answer({ ...companies }, `${companies.total} companies\n${textTable(['company', 'domain', 'found', 'best', 'types'], companies.items.map((c) => [c.company, c.domain, c.timesFound, c.bestMatchScore, c.types.join(',')]))}`);
+      return answer({ ...companies }, `${companies.total} companies\n${textTable(['company', 'product', 'domain', 'found', 'best', 'types'], companies.items.map((c) => [c.company, c.product ?? '', c.domain, c.timesFound, c.bestMatchScore, c.types.join(',')]))}`);
     }),
   );
 

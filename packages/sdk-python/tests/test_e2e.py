@@ -199,7 +199,7 @@ class EndToEndTest(unittest.TestCase):
         results = list(self.client.iter_bulk_job_results(upload.job_id, page_size=1))
         self.assertEqual(sorted(r.domain for r in results), ["hubspot.com", "stripe.com"])
         csv = self.client.download_bulk_job(upload.job_id).splitlines()
-        self.assertTrue(csv[0].startswith("sourceDomain,rank,company,domain,matchScore,type,confidence,likelyCompetitor"))
+        self.assertTrue(csv[0].startswith("sourceDomain,rank,company,product,domain,matchScore,type,confidence,likelyCompetitor"))
         self.assertEqual({row.split(",")[0] for row in csv[1:]}, {"stripe.com", "hubspot.com"})
         self.assertIn(upload.job_id, [j.job_id for j in itertools.islice(self.client.iter_bulk_jobs(page_size=1), 5)])
         charged = job.credits_charged or 0

@@ -5,7 +5,7 @@ import { BULK_CSV_COLUMNS } from '@rivals/contracts';
 import { ApiError, insufficientCredits, invalidRequest, notFound } from '../errors.js';
 import type { Clock, CreditsLedger, IdGenerator } from '../ports.js';
 import { parseDomainsCsv, type ParsedDomains } from './csv.js';
-import type { PageRequest } from '../ports.js';
+import type { PageRequest, SearchRecord } from '../ports.js';
 import type { BulkDomainRecord, BulkJobRecord, BulkJobStore, DomainQueue, UploadStore, WebhookQueue, WebhookSecretStore } from './ports.js';
 import { jobSummary } from './job-summary.js';
 import { normalizeFilters } from '../services/search-service.js';
@@ -230,16 +230,18 @@ export class BulkService {
   }
 
   /** GET /api/bulk/jobs/:id/download: CSV lines, produced page by page (never the whole file in memory at once). */
-  async *download(accountId: string, jobId: string, searches: { get(accountId: string, searchId: string): Promise<{ competitors?: { rank: number; company: string; domain: string; matchScore: number; type: string; confidence: number; likelyCompetitor: boolean }[] } | null> }): AsyncGenerator<string> {
+  async *download(accountId: string, jobId: string, searches: { get(accountId: string, searchId: string): Promise<Pick<SearchRecord, 'competitors'> | null> }): AsyncGenerator<string> {
     const job = await this.job(accountId, jobId);
     yield `${BULK_CSV_COLUMNS.join(',')}\r\n`;
     for await (const d of this.deps.jobs.allDomains(job.id)) {
       if (d.state === 'succeeded') {
         const search = await searches.get(accountId, d.searchId);
-        for (const c of search?.competitors ?? [])
-          yield `${[d.domain, c.rank, c.company, c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor, ''].map(csvCell).join(',')}\r\n`;
+        for (const c of search?.competitors ?? []) {
+          const parent = c.evidence?.parentCompany;
+          yield `${[d.domain, c.rank, parent ?? c.company, parent ? c.company : '', c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor, '', ''].map(csvCell).join(',')}\r\n`;
+        }
       } else if (d.state === 'failed' || d.state === 'cancelled') {
-        yield `${[d.domain, '', '', '', '', '', '', '', d.error ?? d.state].map(csvCell).join(',')}\r\n`;
+        yield `${[d.domain, '', '', '', '', '', '', '', '', d.error ?? d.state, d.reason ?? ''].map(csvCell).join(',')}\r\n`;
       }
     }
   }

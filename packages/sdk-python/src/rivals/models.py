@@ -172,6 +172,7 @@ class MyCompany:
     first_seen_at: str
     last_seen_at: str
     found_for: List[str]
+    product: Optional[str] = None
 
 
 @dataclass
