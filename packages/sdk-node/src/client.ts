@@ -213,7 +213,7 @@ export class Rivals {
 
   private async runBulk(file: string | Uint8Array, options: BulkRunOptions): Promise<{ jobId: string; job: BulkJob; csv: string | null }> {
     const content = typeof file === 'string' ? await (await import('node:fs/promises')).readFile(file) : file;
-    const filename = typeof file === 'string' ? file.split(/[\\/]/).pop() : undefined;
+    const filename = options.filename ?? (typeof file === 'string' ? file.split(/[\\/]/).pop() : undefined);
     const params: BulkUploadOptions = { limit: options.limit, filename, webhookUrl: options.webhookUrl, exclude: options.exclude, types: options.types, minMatchScore: options.minMatchScore, countries: options.countries };
     let jobId: string;
     if (content.byteLength <= (options.directMaxBytes ?? DIRECT_UPLOAD_MAX_BYTES)) {
