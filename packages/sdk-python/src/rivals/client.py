@@ -329,30 +329,46 @@ class Rivals:
         limit: Optional[int] = None,
         webhook_url: Optional[str] = None,
         filename: Optional[str] = None,
+        exclude: Optional[Sequence[str]] = None,
+        types: Optional[Sequence[str]] = None,
+        min_match_score: Optional[int] = None,
+        countries: Optional[Sequence[str]] = None,
         idempotency_key: Optional[str] = None,
         direct_max_bytes: int = DIRECT_UPLOAD_MAX_BYTES,
         timeout: Optional[float] = None,
     ) -> BulkUpload:
-        """Start a bulk job from a CSV (bytes, text, or a file path).
+        """Start a bulk job from a CSV: a file path (``str`` or ``os.PathLike``), or the CSV itself as ``bytes`` or as
+        text of more than one line. A one-line ``str`` is a path: one that names no file raises ``FileNotFoundError``
+        before anything is sent (so a typo never uploads the path's text as a CSV, nor spends a credit).
 
-        Up to ``direct_max_bytes`` (5 MB) the file goes in the request body with an Idempotency-Key; larger files
-        go through a presigned URL (up to 50 MB), and the job starts when the file lands (status ``awaiting_upload``
-        until then: follow it with ``wait_for_bulk_job``).
+        ``exclude``, ``types``, ``min_match_score`` and ``countries`` filter every domain's competitors, as in
+        ``search``. Up to ``direct_max_bytes`` (5 MB) the file goes in the request body with an Idempotency-Key; larger
+        files go through a presigned URL (up to 50 MB), and the job starts when the file lands (status
+        ``awaiting_upload`` until then: follow it with ``wait_for_bulk_job``).
         """
         data, name = _read_csv(csv)
         name = filename or name
+        filters = {"exclude": exclude, "types": types, "min_match_score": min_match_score, "countries": countries}
         if len(data) <= direct_max_bytes:
             res = self.request(
                 "POST",
                 "/api/bulk/upload",
-                query={"limit": limit, "webhookUrl": webhook_url, "filename": name},
+                query={
+                    "limit": limit,
+                    "webhookUrl": webhook_url,
+                    "filename": name,
+                    "exclude": _comma(exclude),
+                    "types": _comma(types),
+                    "minMatchScore": min_match_score,
+                    "countries": _comma(countries),
+                },
                 body=data,
                 headers={"Content-Type": "text/csv"},
                 idempotency_key=idempotency_key or _new_key(),
                 timeout=timeout,
             )
             return from_dict(BulkUpload, res.json())
-        target = self.create_upload_url(filename=name, limit=limit, webhook_url=webhook_url, timeout=timeout)
+        target = self.create_upload_url(filename=name, limit=limit, webhook_url=webhook_url, timeout=timeout, **filters)  # type: ignore[arg-type]
         self.request(
             "PUT", target.upload_url, body=data, headers={"Content-Type": "text/csv"}, auth=False, absolute_url=True, timeout=timeout
         )
@@ -364,10 +380,23 @@ class Rivals:
         filename: Optional[str] = None,
         limit: Optional[int] = None,
         webhook_url: Optional[str] = None,
+        exclude: Optional[Sequence[str]] = None,
+        types: Optional[Sequence[str]] = None,
+        min_match_score: Optional[int] = None,
+        countries: Optional[Sequence[str]] = None,
         timeout: Optional[float] = None,
     ) -> BulkUploadUrl:
-        """A presigned PUT for a large CSV (send it with ``Content-Type: text/csv``)."""
-        payload = {k: v for k, v in (("filename", filename), ("limit", limit), ("webhookUrl", webhook_url)) if v is not None}
+        """A presigned PUT for a large CSV (send it with ``Content-Type: text/csv``); the filters as in ``upload_bulk``."""
+        fields = (
+            ("filename", filename),
+            ("limit", limit),
+            ("webhookUrl", webhook_url),
+            ("exclude", list(exclude) if exclude is not None else None),
+            ("types", list(types) if types is not None else None),
+            ("minMatchScore", min_match_score),
+            ("countries", list(countries) if countries is not None else None),
+        )
+        payload = {k: v for k, v in fields if v is not None}
         return from_dict(BulkUploadUrl, self.request("POST", "/api/bulk/upload-url", json_body=payload, timeout=timeout).json())
 
     def get_bulk_job(self, job_id: str, *, limit: Optional[int] = None, cursor: Optional[str] = None, timeout: Optional[float] = None) -> BulkJob:
@@ -445,13 +474,23 @@ def _lower(items: Any) -> Dict[str, str]:
 
 
 def _read_csv(csv: Union[bytes, str, "os.PathLike[str]"]) -> "tuple[bytes, Optional[str]]":
-    if isinstance(csv, bytes):
-        return csv, None
-    if isinstance(csv, os.PathLike) or (isinstance(csv, str) and "\n" not in csv and os.path.isfile(csv)):
-        path = os.fspath(csv)
-        with open(path, "rb") as fh:
-            return fh.read(), os.path.basename(path)
-    return str(csv).encode("utf-8"), None
+    """The CSV's bytes and file name: bytes and multi-line text are the CSV itself; anything else is a path."""
+    if isinstance(csv, (bytes, bytearray)):
+        return bytes(csv), None
+    if isinstance(csv, str) and ("\n" in csv or "\r" in csv):
+        return csv.encode("utf-8"), None
+    path = os.fspath(csv)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(
+            f"No such CSV file: {path!r} (nothing was uploaded). Pass a path to a file, or the CSV itself as bytes or as text with a line break."
+        )
+    with open(path, "rb") as fh:
+        return fh.read(), os.path.basename(path)
+
+
+def _comma(values: Optional[Sequence[str]]) -> Optional[str]:
+    """A list as the bulk upload's query takes it (comma-separated)."""
+    return ",".join(values) if values is not None else None
 
 
 def _error_from(res: Response) -> RivalsError:
