@@ -51,7 +51,9 @@ export const ROUTES: RouteSpec[] = [
   { id: 'RevokeShare', method: 'DELETE', path: '/api/searches/{id}/share', entry: 'functions/http/revoke-share.ts', auth: true },
   { id: 'GetShared', method: 'GET', path: '/api/shared/{token}', entry: 'functions/http/get-shared.ts', auth: false },
   { id: 'ListSavedCompanies', method: 'GET', path: '/api/saved-companies', entry: 'functions/http/list-saved-companies.ts', auth: true, indexes: ['gsi1'] },
-  { id: 'SaveCompany', method: 'POST', path: '/api/saved-companies', entry: 'functions/http/save-company.ts', auth: true },
+  // Without a name given, a saved company is named from the knowledge base (among others): its bundle carries the index.
+  { id: 'SaveCompany', method: 'POST', path: '/api/saved-companies', entry: 'functions/http/save-company.ts', auth: true, knowledgeBase: true, memoryMb: 1024 },
+  { id: 'UpdateSavedCompany', method: 'PATCH', path: '/api/saved-companies/{domain}', entry: 'functions/http/update-saved-company.ts', auth: true },
   { id: 'RemoveSavedCompany', method: 'DELETE', path: '/api/saved-companies/{domain}', entry: 'functions/http/remove-saved-company.ts', auth: true },
   { id: 'CreateApiKey', method: 'POST', path: '/api/auth/api-keys', entry: 'functions/http/create-api-key.ts', auth: true },
   { id: 'ListApiKeys', method: 'GET', path: '/api/auth/api-keys', entry: 'functions/http/list-api-keys.ts', auth: true },

@@ -85,9 +85,15 @@ describe('rivals CLI', () => {
     expect(JSON.parse((await rivals(['saved', 'list', '--json'])).stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ domain: 'freshworks.com', note: 'rival' })]));
     expect((await rivals(['saved', 'remove', 'freshworks.com'])).code).toBe(0);
     expect((await rivals(['saved', 'list', '--json'])).stdout).not.toContain('freshworks.com');
+    // Saved with no name and no search: named all the same (the knowledge base); its note edited two ways.
+    expect(JSON.parse((await rivals(['saved', 'add', 'linear.app', '--note', 'pricing', '--json'])).stdout)).toMatchObject({ domain: 'linear.app', company: 'Linear', note: 'pricing' });
+    expect(JSON.parse((await rivals(['saved', 'add', 'linear.app', '--note', 'pricing and plans', '--json'])).stdout)).toMatchObject({ note: 'pricing and plans' });
+    expect(JSON.parse((await rivals(['saved', 'edit', 'linear.app', '--note', 'roadmap', '--json'])).stdout)).toMatchObject({ company: 'Linear', note: 'roadmap' });
+    expect((await rivals(['saved', 'edit', 'never-saved.com', '--note', 'x'])).code).toBe(2);
     const share = await rivals(['share', searchId]);
     expect(share.code).toBe(0);
-    expect(share.stdout.trim()).toMatch(/\/share\/\S+$/);
+    // An absolute link, on the address the CLI talks to.
+    expect(share.stdout.trim()).toMatch(new RegExp(`^${service.url}/share/\\S+$`));
     expect((await rivals(['share', searchId, '--revoke'])).code).toBe(0);
     const companies = JSON.parse((await rivals(['companies', '--json'])).stdout);
     expect(companies.total).toBeGreaterThan(0);

@@ -137,6 +137,12 @@ describe('the dashboard in a browser', () => {
     expect((await api('/api/saved-companies')).body.items.map((i: { domain: string }) => i.domain)).toContain(firstDomain);
     await page.click('nav >> text=Watchlist');
     await expect.poll(() => page.locator(tid('saved-row')).allInnerTexts()).toEqual([expect.stringContaining(firstDomain)]);
+    // The note can be edited in place, and the edit is kept.
+    await page.click(tid('note-edit'));
+    await page.fill(tid('note-input'), 'watch their pricing');
+    await page.click(tid('note-save'));
+    await expect.poll(() => page.locator(tid('saved-note')).innerText()).toContain('watch their pricing');
+    expect((await api('/api/saved-companies')).body.items[0].note).toBe('watch their pricing');
     await shot(page, 'watchlist');
   });
 

@@ -384,6 +384,19 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       emit(Boolean(options.json), row, () => `saved ${row.domain}`);
     });
   saved
+    .command('edit')
+    .description('change a saved company\'s note or name (free)')
+    .argument('<domain>', 'the saved domain')
+    .option('--note <text>', 'the new note ("" clears it)')
+    .option('--company <name>', 'the new name')
+    .option('--json', 'print JSON')
+    .action(async (domain: string, options: { note?: string; company?: string; json?: boolean }) => {
+      if (options.note === undefined && options.company === undefined) throw usageError('Give --note or --company.');
+      const changes = { ...(options.note !== undefined ? { note: options.note === '' ? null : options.note } : {}), ...(options.company !== undefined ? { company: options.company } : {}) };
+      const row = await (await client()).saved.update(domain, changes);
+      emit(Boolean(options.json), row, () => `updated ${row.domain}${row.note ? `: ${row.note}` : ''}`);
+    });
+  saved
     .command('remove')
     .description('remove a company from the watchlist (free)')
     .argument('<domain>', 'the saved domain')

@@ -93,6 +93,15 @@ export const SaveCompanyRequest = z.strictObject({
 });
 export type SaveCompanyRequest = z.input<typeof SaveCompanyRequest>;
 
+/** PATCH /api/saved-companies/:domain: the fields to change; null clears one. */
+export const UpdateSavedCompanyRequest = z
+  .strictObject({
+    company: z.string().trim().min(1).max(200).nullable().optional(),
+    note: z.string().max(NOTE_MAX).nullable().optional(),
+  })
+  .refine((body) => body.company !== undefined || body.note !== undefined, { message: 'give company or note (null clears it)' });
+export type UpdateSavedCompanyRequest = z.input<typeof UpdateSavedCompanyRequest>;
+
 export const SavedCompany = z.strictObject({
   domain: z.string(),
   company: z.string().nullable(),

@@ -2,7 +2,7 @@
 // that the document and the service cannot disagree. Served at GET /api/openapi.json.
 import { z } from 'zod';
 import { ErrorBody, errorCodes, ERROR_STATUS, type ErrorCode } from './errors.js';
-import { HistoryPage, MyCompanies, SaveCompanyRequest, SavedCompaniesPage, SavedCompany, SharedSearch, ShareLink } from './account.js';
+import { HistoryPage, MyCompanies, SaveCompanyRequest, SavedCompaniesPage, SavedCompany, SharedSearch, ShareLink, UpdateSavedCompanyRequest } from './account.js';
 import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey, RevokeApiKeyRequest } from './api-keys.js';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './pages.js';
 import { Balance, Health, SearchRequest, SearchResult, StoredSearch } from './search.js';
@@ -87,6 +87,7 @@ export function openApiDocument(version: string) {
         ShareLink: jsonSchema(ShareLink),
         SharedSearch: jsonSchema(SharedSearch),
         SaveCompanyRequest: jsonSchema(SaveCompanyRequest, 'input'),
+        UpdateSavedCompanyRequest: jsonSchema(UpdateSavedCompanyRequest, 'input'),
         SavedCompany: jsonSchema(SavedCompany),
         SavedCompaniesPage: jsonSchema(SavedCompaniesPage),
         CreateApiKeyRequest: jsonSchema(CreateApiKeyRequest, 'input'),
@@ -217,12 +218,19 @@ export function openApiDocument(version: string) {
           requestBody: { required: true, content: json('SaveCompanyRequest') },
           responses: {
             '201': ok('Saved.', 'SavedCompany'),
-            '200': ok('Saved before: the row as it is, unchanged.', 'SavedCompany'),
+            '200': ok('Saved before: the row, with the note, name or search given here updated.', 'SavedCompany'),
             ...errors('invalid_request', 'invalid_domain', 'not_found', 'conflict', 'unsupported_media_type', ...keyed),
           },
         },
       },
       '/api/saved-companies/{domain}': {
+        patch: {
+          operationId: 'updateSavedCompany',
+          summary: 'Changes the note or the name of a saved company; null clears it (free)',
+          parameters: [{ name: 'domain', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: { required: true, content: json('UpdateSavedCompanyRequest') },
+          responses: { '200': ok('The row as updated.', 'SavedCompany'), ...errors('invalid_request', 'invalid_domain', 'not_found', 'unsupported_media_type', ...keyed) },
+        },
         delete: {
           operationId: 'removeSavedCompany',
           summary: 'Removes a company from the watchlist (free)',

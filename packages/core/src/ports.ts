@@ -140,9 +140,14 @@ export interface SavedCompanyStore {
   save(accountId: string, row: SavedCompany, max: number): Promise<{ row: SavedCompany; created: boolean }>;
   /** Newest first. */
   list(accountId: string, request: PageRequest): Promise<Page<SavedCompany>>;
+  /** Changes the given fields of a saved row (null clears one); null when the domain is not saved. */
+  update(accountId: string, domain: string, changes: Partial<Pick<SavedCompany, 'company' | 'note' | 'searchId'>>): Promise<SavedCompany | null>;
   /** Idempotent. */
   remove(accountId: string, domain: string): Promise<void>;
 }
+
+/** The name a company goes by, from what the service knows of its domain (the account's rows, the knowledge base, a read homepage). */
+export type CompanyNameLookup = (accountId: string, domain: string) => Promise<string | null>;
 
 export interface Account {
   id: string;

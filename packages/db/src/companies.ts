@@ -191,6 +191,12 @@ export class DynamoCompanyStore implements CompanyStore {
     return { items, total };
   }
 
+  /** The name of a company this account's searches found under this domain (as itself, not as a product line). */
+  async nameOf(accountId: string, domain: string): Promise<string | null> {
+    const item = await this.get(keys.company(accountId, domain), 'company');
+    return typeof item?.company === 'string' ? item.company : null;
+  }
+
   /** One chunk: the pending item moves on (or goes, after the last chunk) in the same transaction as the rows. */
   private async apply(accountId: string, searchId: string, n: number, chunks: StoredCompetitor[][], search: SettledForAggregation | null): Promise<void> {
     const { tableName } = this.table;

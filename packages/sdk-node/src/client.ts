@@ -131,8 +131,11 @@ export class Rivals {
   readonly saved = {
     list: (params: PageParams = {}, options?: RequestOptions): Promise<Page<SavedCompany>> => this.call({ method: 'GET', path: '/api/saved-companies', query: { ...params }, ...pick(options) }),
     iterate: (params: PageParams = {}, options?: RequestOptions): AsyncGenerator<SavedCompany> => this.paginate('/api/saved-companies', { ...params }, options),
-    /** Saves a company (saving the same domain again returns the existing row). */
+    /** Saves a company; saving the same domain again updates the note (or name) given, and keeps its place. */
     add: (company: SavedCompanyInput, options?: RequestOptions): Promise<SavedCompany> => this.call({ method: 'POST', path: '/api/saved-companies', json: company, idempotent: true, ...pick(options) }),
+    /** Changes a saved company's note or name (`null` clears one); NotFoundError when it is not saved. */
+    update: (domain: string, changes: { note?: string | null; company?: string | null }, options?: RequestOptions): Promise<SavedCompany> =>
+      this.call({ method: 'PATCH', path: `/api/saved-companies/${enc(domain)}`, json: changes, idempotent: true, ...pick(options) }),
     remove: (domain: string, options?: RequestOptions): Promise<void> => this.call({ method: 'DELETE', path: `/api/saved-companies/${enc(domain)}`, ...pick(options) }),
   };
 

@@ -298,9 +298,14 @@ class Rivals:
         search_id: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> SavedCompany:
-        """Add a company to the watchlist (saving the same domain again returns the existing row)."""
+        """Add a company to the watchlist; saving the same domain again updates the note (or name) given."""
         payload = {k: v for k, v in (("domain", domain), ("company", company), ("note", note), ("searchId", search_id)) if v is not None}
         return from_dict(SavedCompany, self.request("POST", "/api/saved-companies", json_body=payload, timeout=timeout).json())
+
+    def update_saved_company(self, domain: str, *, note: Any = _UNSET, company: Any = _UNSET, timeout: Optional[float] = None) -> SavedCompany:
+        """Change a saved company's ``note`` or ``company`` name (``None`` clears it); ``NotFoundError`` when not saved."""
+        payload = {k: v for k, v in (("note", note), ("company", company)) if v is not _UNSET}
+        return from_dict(SavedCompany, self.request("PATCH", f"/api/saved-companies/{_seg(domain)}", json_body=payload, timeout=timeout).json())
 
     def remove_saved_company(self, domain: str, *, timeout: Optional[float] = None) -> None:
         self.request("DELETE", f"/api/saved-companies/{_seg(domain)}", timeout=timeout)
