@@ -4,3 +4,4 @@ export { DEFAULT_BASE_URL, SDK_VERSION, parseRetryAfter, type ClientOptions, typ
 export * from './errors.js';
 export * from './types.js';
 export { verifyWebhook, signWebhook, WebhookSignatureError, SIGNATURE_HEADER, type VerifyOptions } from './webhooks.js';
+export { configDir, configPath, loadConfig, type StoredConfig } from './config.js';
