@@ -74,6 +74,11 @@ describe('rivals CLI', () => {
     const res = await rivals(['show', searchId, '--json']);
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ id: searchId, domain: 'notion.so', competitors: expect.any(Array) });
+    // The table: where each company is, its size, and why, in words.
+    const table = await rivals(['show', searchId]);
+    expect(table.stdout.split('\n')[1]).toMatch(/#\s+company\s+domain\s+score\s+type\s+hq\s+size\s+why/);
+    expect(table.stdout).toMatch(/Notion/);
+    expect(table.stdout).not.toMatch(/rival of a rival/);
   });
 
   it('lists the history, saves and removes a company, shares a search and lists the companies found', async () => {

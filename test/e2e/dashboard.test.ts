@@ -126,7 +126,12 @@ describe('the dashboard in a browser', () => {
     await page.locator(tid('why')).first().click();
     const evidence = page.locator(tid('evidence')).first();
     await evidence.waitFor();
-    expect(await evidence.innerText()).toMatch(/Why .+[\s\S]*Source/);
+    const text = await evidence.innerText();
+    expect(text).toMatch(/Why .+[\s\S]*Source/);
+    // Plain words, and who the company is: what it does, where, how big.
+    expect(text).not.toMatch(/rival of a rival|^competes$/im);
+    expect(await evidence.locator(tid('evidence-description')).innerText()).toMatch(/\w+ \w+/);
+    expect(text).toMatch(/Headquarters[\s\S]*Size/);
     await shot(page, 'evidence');
   });
 

@@ -235,8 +235,15 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       emit(Boolean(options.json), search, () =>
         [
           style.bold(`${search.domain}  ${search.status}  ${search.createdAt}  ${search.totalCompetitors} competitors (${search.likelyCompetitors} likely)${search.error ? `  error: ${search.error}` : ''}`),
-          table(['#', 'company', 'domain', 'score', 'type', 'why'], search.competitors.map((c) => [c.rank, c.company, c.domain, c.matchScore, c.type, [c.evidence.relation, ...c.evidence.sharedCategories].filter(Boolean).slice(0, 3).join('; ')]), style),
-        ].join('\n'),
+          search.reason ? style.dim(`why nothing was found: ${search.reason}`) : '',
+          table(
+            ['#', 'company', 'domain', 'score', 'type', 'hq', 'size', 'why'],
+            search.competitors.map((c) => [c.rank, c.evidence.parentCompany ? `${c.company} (${c.evidence.parentCompany})` : c.company, c.domain, c.matchScore, c.type, c.evidence.headquarters, c.evidence.size, c.evidence.signals.slice(0, 2).join('; ')]),
+            style,
+          ),
+        ]
+          .filter(Boolean)
+          .join('\n'),
       );
     });
 

@@ -134,7 +134,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
         confidence: Math.min(80, 25 + 10 * p.sources.length + (shared.length ? 10 : 0)),
         likelyCompetitor: type !== 'Adjacent' && matchScore >= 55,
         evidence: {
-          signals: [`proposed by ${p.sources.join(', ')}`, 'homepage read'],
+          signals: [`Suggested by ${p.sources.join(' and ')}, then checked: its homepage was read`, ...(shared.length ? [`Its homepage places it in ${profile.name}'s market`] : [])],
           sharedCategories: shared.map((c) => this.model.index.categories[c]!.id),
           sharedKeywords: [],
           relation: null,

@@ -77,6 +77,22 @@ export interface RankOptions {
   extraRows?: ResearchedCompetitor[];
 }
 
+/** A curated relation between the row and the target, as a sentence. */
+function relationSentence(kind: string, target: string): string {
+  switch (kind) {
+    case 'competes':
+      return `Competes head-on with ${target} (a known rivalry)`;
+    case 'alternative':
+      return `A known alternative to ${target}`;
+    case 'substitute':
+      return `Meets the same need as ${target}, another way`;
+    case 'complement':
+      return `Often used alongside ${target}`;
+    default:
+      return `Related to ${target} (${kind})`;
+  }
+}
+
 export class Ranker {
   constructor(private readonly kb: KnowledgeModel) {}
 
@@ -251,15 +267,17 @@ export class Ranker {
     const e = kb.entity(i);
     const matchScore = matchScoreOf(raw);
     const type = this.classify(profile, i, f, matchScore);
+    // In a reader's words: what ties this company to the target, strongest first.
+    const target = profile.name;
     const signals: string[] = [];
-    if (f.relation > 0) signals.push(`named by the target as ${f.relationKind}`);
-    if (f.reverse > 0) signals.push(`names the target as ${f.reverseKind}`);
-    if (f.twoHop > 0) signals.push(`rival of a rival (${kb.entity(f.via).name})`);
-    if (f.sharedCategories.length) signals.push('shared category');
-    if (f.primaryMatch) signals.push('same primary category');
-    if (f.text >= 0.15) signals.push('similar description');
-    if (f.sharedKeywords.length) signals.push('shared keywords');
-    if (f.external) signals.push(`proposed by ${f.external.sources.join(', ')}`);
+    const relations = new Set([f.relation > 0 ? f.relationKind : null, f.reverse > 0 ? f.reverseKind : null].filter((k): k is string => k !== null));
+    for (const kind of relations) signals.push(relationSentence(kind, target));
+    if (f.twoHop > 0) signals.push(`Competes with ${kb.entity(f.via).name}, a rival of ${target}`);
+    if (f.primaryMatch) signals.push(`Same main market as ${target}: ${kb.index.categories[profile.primaryCategory!]!.name}`);
+    else if (f.sharedCategories.length) signals.push(`Also in ${target}'s market${f.sharedCategories.length > 1 ? 's' : ''}: ${f.sharedCategories.slice(0, 3).map((c) => kb.index.categories[c]!.name).join(', ')}`);
+    if (f.text >= 0.15) signals.push(`Describes what it does much as ${target} does`);
+    if (f.sharedKeywords.length) signals.push(`Shares keywords with ${target}: ${f.sharedKeywords.slice(0, 5).join(', ')}`);
+    if (f.external) signals.push(`Suggested by ${f.external.sources.join(' and ')}, then checked`);
     const independent = [
       f.relation > 0 || f.reverse > 0,
       f.relation > 0 && f.reverse > 0,

@@ -180,12 +180,12 @@ export function createServer(rivals: Rivals): McpServer {
 
   server.registerTool(
     'get_search',
-    { title: 'Get a past search', description: 'A stored search by its id (srch_...), each competitor with the evidence behind it (shared categories, keywords, curated relation, source). Free.', inputSchema: { searchId: z.string().min(1) }, outputSchema: z.looseObject(OUTPUT.storedSearch), annotations: free },
+    { title: 'Get a past search', description: 'A stored search by its id (srch_...), each competitor with the evidence behind it, in plain words (signals), and what is known of it (description, headquarters, size); a failed search says why (reason). Free.', inputSchema: { searchId: z.string().min(1) }, outputSchema: z.looseObject(OUTPUT.storedSearch), annotations: free },
     guard(async ({ searchId }) => {
       const search = await rivals.searches.get(searchId);
       return answer(
         { ...search },
-        `${search.domain} (${search.status}, ${search.createdAt}): ${search.totalCompetitors} competitors\n${textTable(['#', 'company', 'domain', 'score', 'type', 'relation'], search.competitors.map((c) => [c.rank, c.company, c.domain, c.matchScore, c.type, c.evidence.relation]))}`,
+        `${search.domain} (${search.status}, ${search.createdAt}): ${search.totalCompetitors} competitors\n${textTable(['#', 'company', 'domain', 'score', 'type', 'why'], search.competitors.map((c) => [c.rank, c.company, c.domain, c.matchScore, c.type, c.evidence.signals[0]]))}`,
       );
     }),
   );

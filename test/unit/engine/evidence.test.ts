@@ -22,4 +22,19 @@ describe('evidence of a row', () => {
     const salesforce = competitors.find((c) => c.domain === 'salesforce.com')!;
     expect(salesforce.evidence).toMatchObject({ headquarters: 'US', size: '10001+', description: expect.stringMatching(/\w+/) });
   });
+
+  it('says why in plain words: no "rival of a rival", no bare relation names', async () => {
+    const { competitors } = await research('hubspot.com');
+    const signals = competitors.flatMap((c) => c.evidence.signals);
+    expect(signals.length).toBeGreaterThan(0);
+    for (const signal of signals) {
+      expect(signal).not.toMatch(/rival of a rival|^(competes|alternative|substitute|complement|shared category|shared keywords|similar description)$/i);
+      expect(signal).toMatch(/^[A-Z]/);
+    }
+    const salesforce = competitors.find((c) => c.domain === 'salesforce.com')!;
+    expect(salesforce.evidence.signals).toContain('Competes head-on with HubSpot (a known rivalry)');
+    expect(salesforce.evidence.signals.some((s) => s.startsWith('Same main market as HubSpot: ') || s.startsWith("Also in HubSpot's market"))).toBe(true);
+    const twoHop = competitors.flatMap((c) => c.evidence.signals).find((s) => / a rival of HubSpot$/.test(s));
+    if (twoHop) expect(twoHop).toMatch(/^Competes with .+, a rival of HubSpot$/);
+  });
 });
