@@ -16,6 +16,8 @@ export interface RouteSpec {
   indexes?: string[];
   /** The route reads the knowledge base (its bundle carries the index). */
   knowledgeBase?: boolean;
+  /** The route runs searches: it sends settled searches to the aggregate queue and may consult the providers. */
+  searches?: boolean;
   memoryMb?: number;
   timeoutSeconds?: number;
 }
@@ -30,6 +32,7 @@ export const ROUTES: RouteSpec[] = [
     entry: 'functions/http/search.ts',
     auth: true,
     knowledgeBase: true,
+    searches: true,
     memoryMb: 1024,
     // API Gateway's integration limit is 29 s; the engine's own deadline is 25 s.
     timeoutSeconds: 28,

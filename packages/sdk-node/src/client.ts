@@ -108,7 +108,7 @@ export class Rivals {
     /** The search's public link; `url` is absolute (resolved against `baseUrl` should a server answer a relative one). */
     share: async (id: string, options?: RequestOptions): Promise<Share> => {
       const link: Share = await this.call({ method: 'POST', path: `/api/searches/${enc(id)}/share`, idempotent: true, ...pick(options) });
-      return link.url.startsWith('/') ? { ...link, url: `${this.baseUrl.replace(/\/+$/, '')}${link.url}` } : link;
+      return link.url?.startsWith('/') ? { ...link, url: `${this.baseUrl.replace(/\/+$/, '')}${link.url}` } : link;
     },
     unshare: (id: string, options?: RequestOptions): Promise<void> => this.call({ method: 'DELETE', path: `/api/searches/${enc(id)}/share`, ...pick(options) }),
     /** A shared search, read without a key. */
