@@ -151,12 +151,14 @@ class EndToEndTest(unittest.TestCase):
         found = {c.domain for c in companies.items}
         self.assertTrue({c.domain for c in result.competitors} <= found)
         csv = self.client.my_companies_csv()
-        self.assertTrue(csv.splitlines()[0].startswith("company,domain"))
+        self.assertTrue(csv.splitlines()[0].startswith("company,product,domain"))
+        self.assertTrue(all(c.product is None or isinstance(c.product, str) for c in companies.items))
 
     @requires("POST", "/api/searches/{id}/share")
     def test_shares_a_search_publicly_and_revokes_the_link(self) -> None:
         result = self.client.search("stripe.com", limit=2)
         link = self.client.share_search(result.search_id or "")
+        self.assertTrue(link.url.startswith(BASE_URL + "/share/"), link.url)  # absolute, on the address called
         self.assertEqual(self.client.share_search(result.search_id or "").token, link.token)
         shared = Rivals("", base_url=BASE_URL).get_shared(link.token)
         self.assertEqual(shared.domain, "stripe.com")
