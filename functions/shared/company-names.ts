@@ -3,7 +3,6 @@
 // read for a search (the cached profile). The knowledge base is loaded on first need only.
 import type { CompanyNameLookup } from '@rivals/core';
 import { DynamoCompanyStore, DynamoProfileCache, type TableRef } from '@rivals/db';
-import { createEngine } from '@rivals/engine';
 
 /** "Linear – Plan and build products" -> "Linear": a page title's first part names the company. */
 const titleName = (title: string) => title.split(/\s+[|–—:-]\s+/)[0]!.trim();
@@ -14,6 +13,8 @@ export function companyNameLookup(table: TableRef): CompanyNameLookup {
   return async (accountId, domain) => {
     const found = await companies.nameOf(accountId, domain);
     if (found) return found;
+    // Imported on first need: no other function evaluates the engine at init.
+    const { createEngine } = await import('@rivals/engine');
     const engine = createEngine();
     const known = engine.model.resolve(domain);
     if (known !== undefined) return engine.model.entity(known).name;
