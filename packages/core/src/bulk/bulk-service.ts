@@ -1,7 +1,7 @@
 // core use case: bulk jobs as the API sees them. Upload (body or presigned S3 PUT), reserve the whole job's credits in
 // one write, fan the domains out to the queue; list, read, cancel and download jobs.
 import type { BulkJob, BulkUploadAccepted, BulkUploadUrl, BulkDomainResult, SearchFilters } from '@rivals/contracts';
-import { BULK_CSV_COLUMNS } from '@rivals/contracts';
+import { BULK_CSV_COLUMNS, firmographicsCells, type Firmographics } from '@rivals/contracts';
 import { ApiError, insufficientCredits, invalidRequest, notFound } from '../errors.js';
 import type { Clock, CreditsLedger, IdGenerator } from '../ports.js';
 import { parseDomainsCsv, type ParsedDomains } from './csv.js';
@@ -238,10 +238,10 @@ export class BulkService {
         const search = await searches.get(accountId, d.searchId);
         for (const c of search?.competitors ?? []) {
           const parent = c.evidence?.parentCompany;
-          yield `${[d.domain, c.rank, parent ?? c.company, parent ? c.company : '', c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor, '', ''].map(csvCell).join(',')}\r\n`;
+          yield `${[d.domain, c.rank, parent ?? c.company, parent ? c.company : '', c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor, '', '', ...firmographicsCells(c.firmographics)].map(csvCell).join(',')}\r\n`;
         }
       } else if (d.state === 'failed' || d.state === 'cancelled') {
-        yield `${[d.domain, '', '', '', '', '', '', '', '', d.error ?? d.state, d.reason ?? ''].map(csvCell).join(',')}\r\n`;
+        yield `${[d.domain, '', '', '', '', '', '', '', '', d.error ?? d.state, d.reason ?? '', ...firmographicsCells(undefined)].map(csvCell).join(',')}\r\n`;
       }
     }
   }

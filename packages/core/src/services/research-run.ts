@@ -49,18 +49,24 @@ export class ResearchRun {
    * research_timeout, no_competitors_found, internal_error) when there is nothing settled; the search is then still
    * running and the caller refunds it its own way.
    */
-  async researchAndSettle(accountId: string, searchId: string, request: { domain: string; limit: number; filters?: SearchFilters | undefined }, started: Date): Promise<SettledRun> {
+  async researchAndSettle(
+    accountId: string,
+    searchId: string,
+    request: { domain: string; seeds?: string[]; limit: number; filters?: SearchFilters | undefined },
+    started: Date,
+  ): Promise<SettledRun> {
     const { ledger, clock } = this.deps;
-    const { domain, limit, filters } = request;
+    const { domain, limit } = request;
     let outcome: ResearchOutcome;
     try {
-      outcome = await this.researchWithinDeadline(domain, limit, filters);
+      outcome = await this.researchWithinDeadline(request);
     } catch (error) {
       throw error instanceof ApiError ? error : new ApiError('research_failed', 'The research engine failed; the credit was refunded.', {}, { cause: error });
     }
     if (outcome.competitors.length === 0) {
       const reason = outcome.failureReason ?? 'no_rivals_known';
-      throw new ApiError('no_competitors_found', `No competitors were found for ${domain}: ${FAILURE_EXPLANATIONS[reason]}; the credit was refunded.`, { reason });
+      const what = request.seeds ? `No look-alikes were found for ${request.seeds.join(', ')}` : `No competitors were found for ${domain}`;
+      throw new ApiError('no_competitors_found', `${what}: ${FAILURE_EXPLANATIONS[reason]}; the credit was refunded.`, { reason });
     }
 
     const completed = clock.now();
@@ -101,7 +107,7 @@ export class ResearchRun {
     }
   }
 
-  private async researchWithinDeadline(domain: string, limit: number, filters: SearchFilters | undefined): Promise<ResearchOutcome> {
+  private async researchWithinDeadline({ domain, seeds, limit, filters }: { domain: string; seeds?: string[]; limit: number; filters?: SearchFilters | undefined }): Promise<ResearchOutcome> {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -111,7 +117,7 @@ export class ResearchRun {
       }, this.deps.deadlineMs);
     });
     try {
-      return await Promise.race([this.deps.engine.research({ domain, limit, ...(filters ? { filters } : {}), signal: controller.signal }), deadline]);
+      return await Promise.race([this.deps.engine.research({ domain, ...(seeds ? { seeds } : {}), limit, ...(filters ? { filters } : {}), signal: controller.signal }), deadline]);
     } finally {
       clearTimeout(timer);
     }
