@@ -66,10 +66,10 @@ describe('bulk jobs on DynamoDB Local', () => {
     let text = '';
     for await (const line of s.bulk.download(accountId, jobId, s.searches)) text += line;
     expect(text.split('\r\n')).toEqual([
-      'sourceDomain,rank,company,product,domain,matchScore,type,confidence,likelyCompetitor,error,reason',
-      'shop.com,1,Automattic,WooCommerce,automattic.com,89,Direct,80,false,,',
-      'shop.com,2,Rival 2,,rival2.com,88,Direct,80,true,,',
-      'empty.com,,,,,,,,,no_competitors_found,homepage_unreachable',
+      'sourceDomain,rank,company,product,domain,matchScore,type,confidence,likelyCompetitor,error,reason,founded,size,hq,ownership,exchange,ticker',
+      'shop.com,1,Automattic,WooCommerce,automattic.com,89,Direct,80,false,,,2011,51-200,US,private,,',
+      'shop.com,2,Rival 2,,rival2.com,88,Direct,80,true,,,2012,51-200,US,private,,',
+      'empty.com,,,,,,,,,no_competitors_found,homepage_unreachable,,,,,,',
       '',
     ]);
   });
