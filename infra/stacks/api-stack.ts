@@ -206,10 +206,10 @@ export class ApiStack extends Stack {
         .grantItemUpdates(props.table, [RATE_LIMIT_PARTITION]);
       if (route.path.startsWith('/api/bulk/') || route.id === 'WebhookSecret') grantBulk(fn, { table: props.table, ...props.bulk }, { uploads: route.id === 'BulkUploadUrl' });
       // A route that researches settles searches, and sends each to be counted in my-companies.
-      if (route.knowledgeBase) grantAggregate(fn, props.bulk.aggregateQueue);
+      if (route.searches) grantAggregate(fn, props.bulk.aggregateQueue);
       if (FLUSHES_AUTHORIZER_CACHE.includes(route.id)) this.allowAuthorizerCacheFlush(fn, config.stage);
       this.functions[route.id] = fn;
-      if (route.knowledgeBase) this.enableProviders(fn, config);
+      if (route.searches) this.enableProviders(fn, config);
       const resource = this.api.root.resourceForPath(route.path);
       resource.addMethod(route.method, new LambdaIntegration(fn.live, { timeout: Duration.seconds(29) }), route.auth ? { authorizer } : {});
     }
