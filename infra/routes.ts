@@ -102,6 +102,8 @@ export const ENV = {
   bulkQueue: 'BULK_QUEUE_URL',
   webhookQueue: 'WEBHOOK_QUEUE_URL',
   aggregateQueue: 'AGGREGATE_QUEUE_URL',
+  /** The dead-letter queues the sweeper drains and re-drives (comma-separated URLs). */
+  deadLetterQueues: 'DEAD_LETTER_QUEUE_URLS',
   bulkMaxDomains: 'BULK_MAX_DOMAINS',
   table: 'TABLE_NAME',
   kbIndex: 'KB_INDEX_PATH',
