@@ -16,6 +16,8 @@ export interface ObservabilityProps {
   table: ITable;
   functions: Record<string, IFunction>;
   deadLetterQueues: IQueue[];
+  /** A dead letter older than this was not re-driven (the sweeper drains them every run): the age alarm fires. */
+  deadLetterMaxAgeSeconds?: number;
   alarmEmail?: string;
   /** p99 latency (ms) above which the API alarms. */
   latencyP99Ms?: number;
@@ -66,6 +68,12 @@ export class Observability extends Construct {
     props.deadLetterQueues.forEach((queue, i) =>
       alarm(`DeadLetters${i}`, queue.metricApproximateNumberOfMessagesVisible({ period: five, statistic: 'Maximum' }), 1, 'Messages reached a dead-letter queue: redrive them once the cause is fixed.'),
     );
+    if (props.deadLetterMaxAgeSeconds !== undefined) {
+      const maxAge = props.deadLetterMaxAgeSeconds;
+      props.deadLetterQueues.forEach((queue, i) =>
+        alarm(`DeadLetterAge${i}`, queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: 'Maximum' }), maxAge, `A dead letter is older than ${maxAge} s: the sweeper's re-drive is not draining this queue (see its logs, or run \`npm run admin -- redrive\`).`),
+      );
+    }
     const own = (metricName: string) => new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: 'rivals' }, period: five, statistic: 'Sum' });
     alarm('SweeperRefunds', own('SweeperRefunds'), 1, 'The sweeper refunded searches whose process died: look for crashes or database errors.');
 

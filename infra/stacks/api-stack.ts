@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import { Observability } from '../constructs/observability.js';
 import { WebFront } from '../constructs/web-front.js';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
+import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, RATE_LIMIT_PARTITION, REDRIVE_AFTER_SECONDS, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
 import { DASHBOARD_DIST } from '../web.js';
-import { BulkWorkers, grantAggregate, grantBulk, type BulkResources } from './bulk-workers.js';
+import { BulkWorkers, grantAggregate, grantBulk, grantRedrive, type BulkResources } from './bulk-workers.js';
 
 export interface ApiStackProps extends StackProps {
   table: ITable;
@@ -184,6 +184,7 @@ export class ApiStack extends Stack {
     for (const job of SCHEDULED) {
       const fn = new ApiFunction(this, `${job.id}Function`, { entry: job.entry, environment, retainLogs: config.retainData, timeout: Duration.seconds(job.timeoutSeconds) }).bindTable(props.table, 'write', { indexes: job.indexes ?? [] });
       grantBulk(fn, { table: props.table, ...props.bulk }); // the sweeper also sweeps bulk domains
+      grantRedrive(fn, props.deadLetterQueues, props.bulk.aggregateQueue); // and re-drives lost and dead-lettered work
       this.functions[job.id] = fn;
       new Rule(this, `${job.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(job.everyMinutes)), targets: [new LambdaFunction(fn, { retryAttempts: 0 })] });
     }
@@ -200,6 +201,7 @@ export class ApiStack extends Stack {
       table: props.table,
       functions: { ...this.functions, [AUTHORIZER.id]: authorizerFunction },
       deadLetterQueues: props.deadLetterQueues,
+      deadLetterMaxAgeSeconds: REDRIVE_AFTER_SECONDS + Math.max(...SCHEDULED.map((job) => job.everyMinutes)) * 60,
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
     this.web = new WebFront(this, 'Web', {

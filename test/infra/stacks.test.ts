@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_MESSAGES } from '@rivals/contracts';
 import { DEFAULT_RATE_LIMITS } from '@rivals/core';
 import { buildStage } from '../../infra/stage.js';
-import { accessOf, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../../infra/routes.js';
+import { accessOf, RATE_LIMIT_PARTITION, REDRIVE_AFTER_SECONDS, ROUTES, SCHEDULED, WORKERS } from '../../infra/routes.js';
 
 let stateful: Template;
 let api: Template;
@@ -67,7 +67,7 @@ describe('api stack', () => {
     api.hasResourceProperties('AWS::Events::Rule', { EventPattern: { source: ['aws.s3'], 'detail-type': ['Object Created'] } });
   });
 
-  it('counts settled searches off the search path: the aggregate queue (own dead-letter queue) feeds its worker, and only searching functions send to it', () => {
+  it('counts settled searches off the search path: the aggregate queue (own dead-letter queue) feeds its worker, and only searching functions (and the sweeper, re-driving) send to it', () => {
     const isAggregateQueue = (value: unknown) => /AggregateQueue(?!.*DeadLetter)/.test(JSON.stringify(value));
     const [queue] = Object.entries(stateful.findResources('AWS::SQS::Queue')).filter(([id]) => id.startsWith('AggregateQueue'));
     expect(queue?.[1].Properties.VisibilityTimeout).toBe(WORKERS.aggregate.timeoutSeconds * 6);
@@ -79,8 +79,9 @@ describe('api stack', () => {
     const senders = Object.entries(api.findResources('AWS::IAM::Policy'))
       .filter(([, p]) => (p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]).some((st) => [st.Action].flat().includes('sqs:SendMessage') && isAggregateQueue(st.Resource)))
       .map(([id]) => id);
-    expect(senders).toHaveLength(2);
+    expect(senders).toHaveLength(3);
     expect(senders.some((id) => id.startsWith('SearchFunction'))).toBe(true);
+    expect(senders.some((id) => id.startsWith('SweeperFunction'))).toBe(true);
     expect(senders.some((id) => id.includes(WORKERS.bulkDomain.id))).toBe(true);
   });
 
@@ -159,6 +160,26 @@ describe('api stack', () => {
     for (const a of alarms) expect(a.Properties.AlarmActions).toHaveLength(1);
     api.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     api.resourceCountIs('AWS::SNS::Subscription', 0); // an email subscription only with alarmEmail
+  });
+
+  it('lets the sweeper drain the dead-letter queues and re-send their work, and alarms when a dead letter outlives the re-drive', () => {
+    const [sweeper] = Object.entries(api.findResources('AWS::Lambda::Function')).filter(([id]) => id.startsWith('SweeperFunction')).map(([, fn]) => fn);
+    const urls = JSON.stringify(sweeper?.Properties.Environment.Variables.DEAD_LETTER_QUEUE_URLS);
+    expect(urls).toMatch(/BulkDeadLetterQueue/);
+    expect(urls).toMatch(/AggregateDeadLetterQueue/);
+    expect(JSON.stringify(sweeper?.Properties.Environment.Variables.AGGREGATE_QUEUE_URL)).toMatch(/AggregateQueue/);
+    const statements = Object.entries(api.findResources('AWS::IAM::Policy'))
+      .filter(([id]) => id.startsWith('SweeperFunction'))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+    const drain = statements.find((st) => JSON.stringify(st.Action) === JSON.stringify(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+    expect(JSON.stringify(drain?.Resource)).toMatch(/BulkDeadLetterQueue.*AggregateDeadLetterQueue/);
+    expect(statements.some((st) => JSON.stringify(st.Action).includes('sqs:SendMessage') && /AggregateQueue/.test(JSON.stringify(st.Resource)))).toBe(true);
+
+    const ageAlarms = Object.values(api.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'ApproximateAgeOfOldestMessage' } }));
+    expect(ageAlarms).toHaveLength(2);
+    const sweeperPeriod = Math.max(...SCHEDULED.map((job) => job.everyMinutes)) * 60;
+    for (const alarm of ageAlarms) expect(alarm.Properties).toMatchObject({ Threshold: REDRIVE_AFTER_SECONDS + sweeperPeriod, Statistic: 'Maximum', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(ageAlarms.map((a) => JSON.stringify(a.Properties.Dimensions)).join()).toMatch(/BulkDeadLetterQueue.*AggregateDeadLetterQueue/);
   });
 
   it('names its outputs', () => {
