@@ -6,9 +6,8 @@
 // the search is refunded. The runtime's edges to the outside are replaced by fixtures/runtime-offline.ts (no DNS,
 // webhooks to a loopback receiver). Re-drive windows are seconds here (REDRIVE_AFTER_SECONDS and friends); the same
 // reproduction with the production defaults is `npm run crash:repro`.
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,9 +15,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../packages/local/src/engines.js';
 import { crashDomains } from './fixtures/crash-domains.js';
+import { ROOT, RuntimeProcess, until } from './fixtures/runtime-process.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const PRELOAD = join(import.meta.dirname, 'fixtures', 'runtime-offline.ts');
 const RESTART_BUDGET_MS = 3 * 60_000;
 // On tmpfs where there is one: DynamoDB Local on a DATA_DIR syncs every write to disk, and on a disk shared with other
 // work (CI, a loaded machine) a 300-domain upload's parallel batch writes can pass the client's 3 s request timeout.
@@ -26,88 +24,23 @@ const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(),
 let port: number;
 let receiver: Server;
 const deliveries: { jobId: string; eventId: string; url: string }[] = [];
-let runtime: Runtime | undefined;
+let runtime: RuntimeProcess | undefined;
 const figures: Record<string, unknown>[] = [];
 
-/** The local runtime as `npm start` runs it (its entry, under tsx), with the offline fixture preloaded. */
-class Runtime {
-  output = '';
-  apiKey = '';
-  private constructor(readonly child: ChildProcess) {}
+const SHORT_WINDOWS = {
+  DEV_CREDITS: '5000',
+  // Seconds instead of the production minutes (docs/reliability.md).
+  REDRIVE_AFTER_SECONDS: '5',
+  BULK_TAKEOVER_AFTER_SECONDS: '10',
+  SWEEP_EVERY_SECONDS: '3',
+  RESEARCH_DEADLINE_MS: '5000',
+};
+const startRuntime = () => RuntimeProcess.start(port, dataDir, { ...SHORT_WINDOWS, WEBHOOK_RECEIVER: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
 
-  static async start(): Promise<Runtime> {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DEV_CREDITS: '5000',
-      WEBHOOK_RECEIVER: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-      // Seconds instead of the production minutes (docs/reliability.md).
-      REDRIVE_AFTER_SECONDS: '5',
-      BULK_TAKEOVER_AFTER_SECONDS: '10',
-      SWEEP_EVERY_SECONDS: '3',
-      RESEARCH_DEADLINE_MS: '5000',
-    };
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', PRELOAD, 'packages/local/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const runtime = new Runtime(child);
-    child.stdout!.on('data', (d: Buffer) => (runtime.output += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (runtime.output += d.toString()));
-    await until('the runtime to start', () => (/Ctrl-C/.test(runtime.output) ? true : child.exitCode !== null ? Promise.reject(new Error(runtime.output)) : undefined), 120_000);
-    runtime.apiKey = /API key:\s+(\S+)/.exec(runtime.output)![1]!;
-    return runtime;
-  }
-
-  get url() {
-    return `http://127.0.0.1:${port}`;
-  }
-
-  async api<T = any>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T; text: string }> {
-    const res = await fetch(`${this.url}${path}`, { ...init, headers: { 'x-api-key': this.apiKey, 'content-type': 'application/json', ...init.headers } });
-    const text = await res.text();
-    let body: any = null;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // CSV
-    }
-    return { status: res.status, body, text };
-  }
-
-  /** SIGKILL, as `kill -9` does; returns once DynamoDB Local (ended by its watchdog) has let go of the DATA_DIR. */
-  async kill(): Promise<void> {
-    const exited = once(this.child, 'exit');
-    this.child.kill('SIGKILL');
-    await exited;
-    await until('DynamoDB Local to stop', () => (javaOnDataDir() ? undefined : true), 30_000);
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = once(this.child, 'exit');
-    this.child.kill('SIGTERM');
-    await exited;
-  }
-}
-
-const javaOnDataDir = () => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').some((args) => args.startsWith('java') && args.includes(dataDir));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number, everyMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-}
-
-const audit = () =>
-  new Promise<{ code: number; report: { consistent: boolean; balance: number; byReason: Record<string, number> } }>((resolve, reject) =>
-    execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'packages/local/src/admin.ts'), '--port', String(port), 'audit', '--account', 'acct_dev'], { cwd: ROOT }, (error, stdout) => {
-      if (error && typeof error.code !== 'number') return reject(error);
-      resolve({ code: typeof error?.code === 'number' ? error.code : 0, report: JSON.parse(stdout) });
-    }),
-  );
+const audit = async () => {
+  const { code, stdout } = await runtime!.admin('audit', '--account', 'acct_dev');
+  return { code, report: JSON.parse(stdout) as { consistent: boolean; balance: number; byReason: Record<string, number> } };
+};
 
 const balance = async () => (await runtime!.api<{ creditsRemaining: number }>('/api/v1/balance')).body.creditsRemaining;
 
@@ -124,9 +57,11 @@ const job = async (jobId: string) => (await runtime!.api(`/api/bulk/jobs/${jobId
 async function killRestartAndFinish(jobId: string): Promise<{ restartMs: number; completedMs: number }> {
   await runtime!.kill();
   const restarted = Date.now();
-  runtime = await Runtime.start();
+  runtime = await startRuntime();
   const restartMs = Date.now() - restarted;
-  await until(`job ${jobId} to end after the restart`, async () => ((await job(jobId)).finishedAt ? true : undefined), RESTART_BUDGET_MS - restartMs, 250);
+  await until(`job ${jobId} to end after the restart`, async () => ((await job(jobId)).finishedAt ? true : undefined), RESTART_BUDGET_MS - restartMs, 250).catch(async (error: Error) => {
+    throw new Error(`${error.message}; the job: ${JSON.stringify(await job(jobId))}; the runtime said:\n${runtime!.said()}`);
+  });
   return { restartMs, completedMs: Date.now() - restarted };
 }
 
@@ -178,7 +113,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-  runtime = await Runtime.start();
+  runtime = await startRuntime();
   expect((await runtime.api('/api/webhook-secret', { method: 'POST' })).status).toBe(201);
 }, 150_000);
 
@@ -239,13 +174,38 @@ describe('the local runtime killed with SIGKILL and started again on its DATA_DI
     figures.push({ killed: 'last domains settling', domains: domains.length, remainingAtKill: remaining, ...times, charged: 40, refunded: 8 });
   });
 
+  it('drains the dead-letter queue with `npm run admin -- redrive --port`, keeping what it does not know', { timeout: 120_000 }, async () => {
+    const instance = JSON.parse(readFileSync(join(ROOT, '.local', String(port), 'runtime.json'), 'utf8')) as { endpoints: { sqs: string }; resources: { queues: Record<string, string> } };
+    const sqs = new SQSClient({ endpoint: instance.endpoints.sqs, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const dlq = instance.resources.queues.BulkDeadLetterQueue!;
+    try {
+      const { jobId } = ((await runtime!.api('/api/bulk/jobs?limit=1')).body.items as { jobId: string }[])[0]!;
+      await sqs.send(new SendMessageCommand({ QueueUrl: dlq, MessageBody: JSON.stringify({ accountId: 'acct_dev', jobId, seq: 1 }) }));
+      await sqs.send(new SendMessageCommand({ QueueUrl: dlq, MessageBody: 'not a message of ours' }));
+      const { code, stdout } = await runtime!.admin('redrive');
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout)).toMatchObject({ refunded: 0, redriven: { domains: 0, webhooks: 0 }, deadLetters: expect.any(Number) });
+      // The local sweeper drains the same queue every few seconds; either way only the unknown message is left (held
+      // invisible for a while by each drain that read it).
+      const held = async () => {
+        const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
+        return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
+      };
+      await until('the known dead letter to be drained', async () => ((await held()) === 1 ? true : undefined), 30_000, 500);
+      await new Promise((r) => setTimeout(r, 4_000)); // another sweep: the unknown one stays
+      expect(await held()).toBe(1);
+    } finally {
+      sqs.destroy();
+    }
+  });
+
   it('during a single search: refunded after the restart, once', { timeout: 300_000 }, async () => {
     const before = await balance();
     void runtime!.api('/api/v1/search', { method: 'POST', body: JSON.stringify({ domain: 'slow-single-search.com' }) }).catch(() => undefined);
     await until('the search credit to be reserved', async () => ((await balance()) === before - 1 ? true : undefined), 30_000, 100);
     await runtime!.kill();
     const restarted = Date.now();
-    runtime = await Runtime.start();
+    runtime = await startRuntime();
     await until('the search to be refunded', async () => ((await balance()) === before ? true : undefined), RESTART_BUDGET_MS, 500);
     const refundedMs = Date.now() - restarted;
     const history = (await runtime.api('/api/history?limit=5')).body.items as { domain: string; status: string }[];

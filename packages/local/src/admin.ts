@@ -2,7 +2,8 @@
 // to the local service running on --port (default PORT, else 3000; see instance.ts) by default, or to a deployed
 // table with --stage / --table / TABLE_NAME. It says on stderr which one it talks to.
 import { join } from 'node:path';
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { pathToFileURL } from 'node:url';
+import { CloudFormationClient, DescribeStackResourcesCommand, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_FREE_CREDITS } from '@rivals/core';
 import { createDocumentClient, createDynamoClient } from '@rivals/db';
@@ -34,6 +35,52 @@ async function tableOfStage(stage: string): Promise<string> {
   } finally {
     cloudFormation.destroy();
   }
+}
+
+/** Queue URLs by logical id without CDK's hash suffix (BulkQueue, BulkDeadLetterQueue, ...) of a stage's stateful stack. */
+async function queuesOfStage(stage: string): Promise<Record<string, string>> {
+  const cloudFormation = new CloudFormationClient({});
+  try {
+    const { StackResources = [] } = await cloudFormation.send(new DescribeStackResourcesCommand({ StackName: `Rivals-${stage}-Stateful` }));
+    // A queue's physical id is its URL.
+    return Object.fromEntries(StackResources.filter((r) => r.ResourceType === 'AWS::SQS::Queue').map((r) => [r.LogicalResourceId!.replace(/[0-9A-F]{8}$/, ''), r.PhysicalResourceId!]));
+  } finally {
+    cloudFormation.destroy();
+  }
+}
+
+/**
+ * `redrive`: one pass of the sweeper's bulk part, by the same code the scheduled sweeper runs (functions/shared/bulk.ts):
+ * dead letters drained, lost work re-sent (or, its re-sends used up, refunded or abandoned). The handlers' environment
+ * is set first: the deployed stage's table and queues, or the running local service's engines.
+ */
+async function redrive(options: { stage?: string; port: number }) {
+  let queues: Record<string, string>;
+  if (options.stage) {
+    process.env.TABLE_NAME = await tableOfStage(options.stage);
+    queues = await queuesOfStage(options.stage);
+    console.error(`admin: stage ${options.stage} (table ${process.env.TABLE_NAME})`);
+  } else {
+    const instance = await runningInstance(join(PROJECT_ROOT, '.local'), options.port);
+    console.error(`admin: the local service at ${instance.url} (pid ${instance.pid})`);
+    queues = instance.resources.queues;
+    Object.assign(process.env, {
+      TABLE_NAME: instance.resources.tableName,
+      AWS_REGION: LOCAL_REGION,
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      AWS_ENDPOINT_URL_DYNAMODB: instance.endpoints.dynamodb,
+      AWS_ENDPOINT_URL_SQS: instance.endpoints.sqs,
+    });
+  }
+  Object.assign(process.env, {
+    BULK_QUEUE_URL: queues.BulkQueue ?? '',
+    WEBHOOK_QUEUE_URL: queues.WebhookQueue ?? '',
+    AGGREGATE_QUEUE_URL: queues.AggregateQueue ?? '',
+    DEAD_LETTER_QUEUE_URLS: [queues.BulkDeadLetterQueue, queues.AggregateDeadLetterQueue].filter(Boolean).join(','),
+  });
+  const bulk = (await import(pathToFileURL(join(PROJECT_ROOT, 'functions/shared/bulk.ts')).href)) as typeof import('../../../functions/shared/bulk.js');
+  return bulk.bulkSweeper().sweep();
 }
 
 async function connect(options: { table?: string; stage?: string; port: number }) {
@@ -126,6 +173,11 @@ program
       return report;
     }),
   );
+
+program
+  .command('redrive')
+  .description('Re-drive lost and dead-lettered work now, by the sweeper\'s rule: dead-letter queues drained, bulk domains, webhooks and aggregations with no sign of life for the re-drive window sent again (refunded or abandoned once their re-sends are used up)')
+  .action(async () => console.log(JSON.stringify(await redrive(program.opts()), null, 2)));
 
 program.parseAsync().catch((error: Error) => {
   console.error(`admin: ${error.message}`);
