@@ -54,7 +54,12 @@ try {
   const restarted = Date.now();
   runtime = await RuntimeProcess.start(port, dataDir, env);
   console.log(`restarted in ${seconds(Date.now() - restarted)}; it said: ${/Resumed[^\n]*/.exec(runtime.output)?.[0] ?? '(nothing resumed)'}`);
-  const ended = await until('the job to end', async () => ((await job()).finishedAt ? job() : undefined), BUDGET_MS, 500);
+  let shown = Date.now();
+  const ended = await until('the job to end', async () => {
+    const j = await job();
+    if (Date.now() - shown > 20_000) (shown = Date.now()), console.log(`  ${seconds(shown - restarted)} after the restart: ${j.completedDomains + j.failedDomains} of ${j.totalDomains} done`);
+    return j.finishedAt ? j : undefined;
+  }, BUDGET_MS, 500);
   const completedIn = Date.now() - restarted;
   await new Promise((r) => setTimeout(r, 5_000)); // time for the webhook
   const after = (await runtime.api('/api/v1/balance')).body.creditsRemaining as number;
