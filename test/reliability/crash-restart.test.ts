@@ -17,6 +17,7 @@ import { freePort } from '../../packages/local/src/engines.js';
 import { crashDomains } from './fixtures/crash-domains.js';
 import { ROOT, RuntimeProcess, until } from './fixtures/runtime-process.js';
 
+/** After the restarted runtime serves. */
 const RESTART_BUDGET_MS = 3 * 60_000;
 // On tmpfs where there is one: DynamoDB Local on a DATA_DIR syncs every write to disk, and on a disk shared with other
 // work (CI, a loaded machine) a 300-domain upload's parallel batch writes can pass the client's 3 s request timeout.
@@ -53,13 +54,17 @@ async function upload(domains: string[]): Promise<string> {
 
 const job = async (jobId: string) => (await runtime!.api(`/api/bulk/jobs/${jobId}?limit=1`)).body;
 
-/** Kills the runtime, starts it again on the same DATA_DIR, and waits for the job to end: the time since the restart. */
+/**
+ * Kills the runtime, starts it again on the same DATA_DIR, and waits for the job to end: within 3 minutes of the
+ * restarted runtime serving (its own start, java and all, takes 10 s on an idle machine and over a minute on one
+ * loaded far past its cores, so it is measured apart: restartMs). completedMs counts from the restart command.
+ */
 async function killRestartAndFinish(jobId: string): Promise<{ restartMs: number; completedMs: number }> {
   await runtime!.kill();
   const restarted = Date.now();
   runtime = await startRuntime();
   const restartMs = Date.now() - restarted;
-  await until(`job ${jobId} to end after the restart`, async () => ((await job(jobId)).finishedAt ? true : undefined), RESTART_BUDGET_MS - restartMs, 250).catch(async (error: Error) => {
+  await until(`job ${jobId} to end after the restart`, async () => ((await job(jobId)).finishedAt ? true : undefined), RESTART_BUDGET_MS, 250).catch(async (error: Error) => {
     throw new Error(`${error.message}; the job: ${JSON.stringify(await job(jobId))}; the runtime said:\n${runtime!.said()}`);
   });
   return { restartMs, completedMs: Date.now() - restarted };
@@ -187,9 +192,10 @@ describe('the local runtime killed with SIGKILL and started again on its DATA_DI
       expect(JSON.parse(stdout)).toMatchObject({ refunded: 0, redriven: { domains: 0, webhooks: 0 }, deadLetters: expect.any(Number) });
       // The local sweeper drains the same queue every few seconds; either way only the unknown message is left (held
       // invisible for a while by each drain that read it).
+      // local-aws-sqs counts every message it holds, in flight or not, in ApproximateNumberOfMessages.
       const held = async () => {
-        const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
-        return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
+        const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq, AttributeNames: ['ApproximateNumberOfMessages'] }));
+        return Number(Attributes.ApproximateNumberOfMessages ?? 0);
       };
       await until('the known dead letter to be drained', async () => ((await held()) === 1 ? true : undefined), 30_000, 500);
       await new Promise((r) => setTimeout(r, 4_000)); // another sweep: the unknown one stays
