@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './domain.js';
+export * from './language.js';
 export * from './ports.js';
 export * from './runtime.js';
 export * from './retry.js';

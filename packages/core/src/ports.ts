@@ -251,6 +251,11 @@ export interface HomepageProfile {
   organizationName: string | null;
   keywords: string[];
   fetchedAt: string;
+  /**
+   * The page's language (ISO 639-1): what its text says when it says it clearly, else its `<html lang>`, else null.
+   * Absent on profiles read before it was recorded.
+   */
+  language?: string | null;
 }
 
 /** Fetches and reads a homepage; null when the site cannot be reached or is not an HTML page we may read. */

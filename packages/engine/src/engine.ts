@@ -1,9 +1,10 @@
 // engine: the ResearchEngine adapter. A known domain is profiled from the knowledge base; an unknown one from its
 // homepage (cached), classified into categories by text, then ranked the same way.
 import type { CompetitorType } from '@rivals/contracts';
-import { normalizeDomain, registrableDomain, type HomepageProfile, type HomepageReader, type ProfileCache, type ResearchedCompetitor, type ResearchEngine, type ResearchOutcome, type ResearchRequest } from '@rivals/core';
+import { detectLanguage, normalizeDomain, registrableDomain, type HomepageProfile, type HomepageReader, type ProfileCache, type ResearchedCompetitor, type ResearchEngine, type ResearchOutcome, type ResearchRequest } from '@rivals/core';
 import { loadKnowledgeBase, type KbIndex } from '@rivals/kb';
 import { KnowledgeModel } from './model.js';
+import { languageByLexicon, toEnglish } from './multilingual.js';
 import type { TargetProfile } from './profile.js';
 import { Ranker, type ExternalSignal } from './ranker.js';
 import { cosine } from './text.js';
@@ -182,6 +183,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       keywords: new Set(e.keywords),
       segments: e.segments,
       model: e.model,
+      language: null,
     };
   }
 
@@ -197,7 +199,11 @@ export class KnowledgeBaseEngine implements ResearchEngine {
   homepageProfile(page: HomepageProfile): TargetProfile | null {
     // The title is where a company says what it is; it counts twice, like the description it sums up.
     const text = [page.title, page.title, page.description, page.description, ...page.headings, ...page.keywords].join(' ');
-    const vector = this.model.text.vectorize(this.model.text.termIds(text));
+    // A page in German, French, Spanish, Portuguese, Italian or Dutch is read in the knowledge base's English. The
+    // crawler names the language; a profile cached before it did is judged from its text here, and a page too short
+    // for either by the lexicon language that knows its words.
+    const language = (page.language !== undefined ? page.language : detectLanguage(text)) ?? languageByLexicon(text);
+    const vector = this.model.text.vectorize(this.model.text.termIds(toEnglish(text, language)));
     if (vector.size === 0) return null;
     const scores = new Map<number, number>();
     this.model.categoryVectors.forEach((cv, c) => scores.set(c, cosine(vector, cv)));
@@ -227,6 +233,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       keywords: new Set(page.keywords.map((k) => k.toLowerCase())),
       segments: [],
       model: null,
+      language,
     };
   }
 }

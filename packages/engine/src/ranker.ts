@@ -3,6 +3,7 @@
 import type { CompetitorType, SearchFilters } from '@rivals/contracts';
 import type { ResearchedCompetitor } from '@rivals/core';
 import type { KnowledgeModel } from './model.js';
+import { marketsOf } from './multilingual.js';
 import type { TargetProfile } from './profile.js';
 import { cosine } from './text.js';
 
@@ -35,6 +36,12 @@ export const matchScoreOf = (raw: number) => Math.max(1, Math.min(99, Math.round
 
 /** Without relations (a target known only from its homepage), categories and text carry all the evidence. */
 const HOMEPAGE_EVIDENCE_BOOST = 1.5;
+
+/**
+ * A homepage written in German, French, Spanish, Portuguese, Italian or Dutch is of a company selling first where that
+ * language is spoken: candidates headquartered there get this much (a tenth of a shared primary category).
+ */
+const HOME_MARKET_WEIGHT = 0.15;
 
 /** likelyCompetitor: a Direct or Emerging match at or above the first bar, an Indirect one at or above the second. */
 export const LIKELY_DIRECT = 60;
@@ -177,6 +184,7 @@ export class Ranker {
 
     const { entities: excluded, domains: excludedDomains } = this.exclusions(profile);
     const targetCategories = profile.categories;
+    const homeMarket = marketsOf(profile.language);
     const scored: { i: number; raw: number; f: Features }[] = [];
     for (const [i, f] of features) {
       if (excluded.has(i)) continue;
@@ -205,6 +213,7 @@ export class Ranker {
         0.06 * segmentOverlap +
         (SIZE_PRIOR[e.size] ?? 0) +
         kb.prominence[i]! +
+        (homeMarket?.has(e.hq) ? HOME_MARKET_WEIGHT : 0) +
         (f.external ? Math.min(0.6, 0.3 * f.external.votes) : 0);
       scored.push({ i, raw, f });
     }
