@@ -34,6 +34,17 @@ export const ROUTES: RouteSpec[] = [
     // API Gateway's integration limit is 29 s; the engine's own deadline is 25 s.
     timeoutSeconds: 28,
   },
+  {
+    id: 'Lookalikes',
+    method: 'POST',
+    path: '/api/v1/lookalikes',
+    entry: 'functions/http/lookalikes.ts',
+    auth: true,
+    knowledgeBase: true,
+    memoryMb: 1024,
+    // Up to 20 unknown seeds are read at once, within the same 25 s research deadline as a search.
+    timeoutSeconds: 28,
+  },
   { id: 'Balance', method: 'GET', path: '/api/v1/balance', entry: 'functions/http/balance.ts', auth: true },
   { id: 'GetSearch', method: 'GET', path: '/api/searches/{id}', entry: 'functions/http/get-search.ts', auth: true },
   // Bulk research: a 5 MB body parses and writes up to 10,000 domains within API Gateway's 29 s.

@@ -14,6 +14,7 @@ import { config } from './config.js';
 import { errorBody, toApiError } from './errors.js';
 import { CORRELATION_ID_PATH, logger, metrics, tracer } from './observability.js';
 import { rateLimited, rateLimitHeaders, takeTokens } from './rate-limit.js';
+import { clientAddress } from './client-address.js';
 
 export interface HttpRequest<Body, Query = Record<string, string | undefined>> {
   body: Body;
@@ -79,7 +80,9 @@ export const errorResult = (error: unknown, requestId: string, rateLimit?: RateL
 
 /** Takes the request's tokens (per IP; per key on keyed routes) before any work; 429 rate_limited when refused. */
 async function limitRate(event: APIGatewayProxyEvent, auth: boolean): Promise<void> {
-  const ip = event.requestContext?.identity?.sourceIp ?? undefined;
+  // Behind CloudFront, the viewer's address; a request that skipped the distribution is refused (client-address.ts).
+  const { ip, refused } = await clientAddress(event);
+  if (refused) throw new ApiError('forbidden', 'Call the API through its CloudFront address (the ApiUrl output), not the execute-api endpoint.');
   const decision = await takeTokens(requestBuckets(config.rateLimits, { ip, keyId: auth ? principalOf(event).keyId : undefined }));
   if (!decision) return;
   decisions.set(event, decision);

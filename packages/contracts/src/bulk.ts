@@ -1,6 +1,6 @@
 // contracts: bulk research jobs, their per-domain results and their webhooks (docs/api.md "Bulk").
 import { z } from 'zod';
-import { COMPETITOR_TYPES, EXCLUDE_MAX, SEARCH_LIMIT_MAX, SearchFilters } from './search.js';
+import { COMPANY_SIZES, COMPETITOR_TYPES, EXCLUDE_MAX, FIRMOGRAPHICS_CSV_COLUMNS, OWNERSHIPS, SEARCH_LIMIT_MAX, SearchFilters } from './search.js';
 
 export const JOB_STATUSES = ['awaiting_upload', 'queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export const JobStatus = z.enum(JOB_STATUSES);
@@ -43,6 +43,10 @@ export const BulkUploadQuery = z.strictObject({
   types: commaList(z.enum(COMPETITOR_TYPES), COMPETITOR_TYPES.length).optional(),
   minMatchScore: z.coerce.number().int().min(0).max(100).optional(),
   countries: commaList(z.string().regex(/^[A-Za-z]{2}$/, 'an ISO 3166-1 alpha-2 country code'), 250).optional(),
+  sizes: commaList(z.enum(COMPANY_SIZES), COMPANY_SIZES.length).optional(),
+  foundedFrom: z.coerce.number().int().min(1000).max(2100).optional(),
+  foundedTo: z.coerce.number().int().min(1000).max(2100).optional(),
+  ownership: commaList(z.enum(OWNERSHIPS), OWNERSHIPS.length).optional(),
 });
 export type BulkUploadQuery = z.output<typeof BulkUploadQuery>;
 
@@ -117,7 +121,7 @@ export const BulkJob = BulkJobSummary.extend({
 });
 export type BulkJob = z.infer<typeof BulkJob>;
 
-export const BULK_CSV_COLUMNS = ['sourceDomain', 'rank', 'company', 'domain', 'matchScore', 'type', 'confidence', 'likelyCompetitor', 'error'] as const;
+export const BULK_CSV_COLUMNS = ['sourceDomain', 'rank', 'company', 'domain', 'matchScore', 'type', 'confidence', 'likelyCompetitor', 'error', ...FIRMOGRAPHICS_CSV_COLUMNS] as const;
 
 /** Body of the webhook POST. */
 export const BulkJobEvent = z.strictObject({

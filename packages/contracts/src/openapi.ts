@@ -5,7 +5,7 @@ import { ErrorBody, errorCodes, ERROR_STATUS, type ErrorCode } from './errors.js
 import { HistoryPage, MyCompanies, SaveCompanyRequest, SavedCompaniesPage, SavedCompany, SharedSearch, ShareLink } from './account.js';
 import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey, RevokeApiKeyRequest } from './api-keys.js';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './pages.js';
-import { Balance, Health, SearchRequest, SearchResult, StoredSearch } from './search.js';
+import { Balance, Health, LookalikesRequest, LookalikesResult, SearchRequest, SearchResult, StoredSearch } from './search.js';
 import { BulkJob, BulkJobEvent, BulkJobList, BulkUploadAccepted, BulkUploadUrl, BulkUploadUrlRequest, WebhookSecret } from './bulk.js';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
@@ -51,6 +51,32 @@ const keyed: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'rate_limited'
 const searchIdParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^srch_[0-9a-z]{26}$' } };
 const noContent = (description: string) => ({ description, headers: requestId });
 
+/** A paid research call (a search, a look-alike search): Idempotency-Key, X-Search-Id, refunded failures. */
+const paidResearch = (operationId: string, summary: string, request: string, description: string, result: string) => ({
+  operationId,
+  summary,
+  parameters: [
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'A retry with the same key within 24 h replays the first answer and never charges twice.',
+      schema: { type: 'string', maxLength: 255 },
+    },
+  ],
+  requestBody: { required: true, content: json(request) },
+  responses: {
+    '200': ok(description, result, {
+      'X-Search-Id': { description: 'Id of the stored search, for GET /api/searches/{id}.', schema: { type: 'string' } },
+      'Idempotent-Replayed': { description: '"true" when the answer is a replay.', schema: { type: 'string' } },
+    }),
+    ...errors(
+      'invalid_request', 'invalid_domain', 'missing_api_key', 'invalid_api_key', 'insufficient_credits', 'idempotency_in_progress',
+      'unsupported_media_type', 'no_competitors_found', 'idempotency_key_reused', 'rate_limited', 'internal_error', 'research_failed', 'research_timeout',
+    ),
+  },
+});
+
 const pageParameters = [
   { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT } },
   { name: 'cursor', in: 'query', required: false, description: 'The nextCursor of the previous page.', schema: { type: 'string' } },
@@ -73,6 +99,8 @@ export function openApiDocument(version: string) {
         SearchRequest: jsonSchema(SearchRequest, 'input'),
         SearchResult: jsonSchema(SearchResult),
         StoredSearch: jsonSchema(StoredSearch),
+        LookalikesRequest: jsonSchema(LookalikesRequest, 'input'),
+        LookalikesResult: jsonSchema(LookalikesResult),
         Balance: jsonSchema(Balance),
         Health: jsonSchema(Health),
         BulkUploadAccepted: jsonSchema(BulkUploadAccepted),
@@ -97,31 +125,15 @@ export function openApiDocument(version: string) {
       },
     },
     paths: {
-      '/api/v1/search': {
-        post: {
-          operationId: 'search',
-          summary: 'Competitor search for a domain (1 credit; refunded when it fails)',
-          parameters: [
-            {
-              name: 'Idempotency-Key',
-              in: 'header',
-              required: false,
-              description: 'A retry with the same key within 24 h replays the first answer and never charges twice.',
-              schema: { type: 'string', maxLength: 255 },
-            },
-          ],
-          requestBody: { required: true, content: json('SearchRequest') },
-          responses: {
-            '200': ok('The ranked competitors.', 'SearchResult', {
-              'X-Search-Id': { description: 'Id of the stored search, for GET /api/searches/{id}.', schema: { type: 'string' } },
-              'Idempotent-Replayed': { description: '"true" when the answer is a replay.', schema: { type: 'string' } },
-            }),
-            ...errors(
-              'invalid_request', 'invalid_domain', 'missing_api_key', 'invalid_api_key', 'insufficient_credits', 'idempotency_in_progress',
-              'unsupported_media_type', 'no_competitors_found', 'idempotency_key_reused', 'rate_limited', 'internal_error', 'research_failed', 'research_timeout',
-            ),
-          },
-        },
+      '/api/v1/search': { post: paidResearch('search', 'Competitor search for a domain (1 credit; refunded when it fails)', 'SearchRequest', 'The ranked competitors.', 'SearchResult') },
+      '/api/v1/lookalikes': {
+        post: paidResearch(
+          'lookalikes',
+          'Companies like 1 to 20 seed companies at once, each with the seeds it is close to (1 credit; refunded when it fails)',
+          'LookalikesRequest',
+          'The ranked look-alikes.',
+          'LookalikesResult',
+        ),
       },
       '/api/v1/balance': {
         get: {

@@ -1,5 +1,5 @@
 // core: the ports the services need. Adapters (db, engine, crawler) implement them; services never import adapters.
-import type { CompetitorType, Evidence, HistoryItem, MyCompany, SavedCompany, SearchFilters, StoredCompetitor } from '@rivals/contracts';
+import type { CompetitorType, Evidence, Firmographics, HistoryItem, MyCompany, SavedCompany, SearchFilters, StoredCompetitor } from '@rivals/contracts';
 
 export interface Clock {
   now(): Date;
@@ -22,6 +22,8 @@ export interface SearchRecord {
   status: SearchStatus;
   source: SearchSource;
   jobId?: string;
+  /** A look-alike search's seeds (registrable domains); `domain` is the first. */
+  seeds?: string[];
   /** The filters asked for (exclude normalised), when any. */
   filters?: SearchFilters;
   createdAt: string;
@@ -213,6 +215,8 @@ export interface ApiKeyStore {
 
 export interface ResearchRequest {
   domain: string;
+  /** A look-alike search: companies like all of these registrable domains (`domain` is the first of them). */
+  seeds?: string[];
   /** At most this many competitors, counted after the filters. */
   limit: number;
   /** Optional filters; `exclude` holds registrable domains. */
@@ -228,6 +232,9 @@ export interface ResearchedCompetitor {
   confidence: number;
   likelyCompetitor: boolean;
   evidence: Evidence;
+  firmographics: Firmographics;
+  /** Look-alike searches: the seeds it is close to, closest first. */
+  similarTo?: string[];
 }
 
 export interface ResearchOutcome {

@@ -1,6 +1,6 @@
 // engine: the ResearchEngine adapter. A known domain is profiled from the knowledge base; an unknown one from its
 // homepage (cached), classified into categories by text, then ranked the same way.
-import type { CompetitorType } from '@rivals/contracts';
+import { UNKNOWN_FIRMOGRAPHICS, type CompetitorType } from '@rivals/contracts';
 import { detectLanguage, normalizeDomain, registrableDomain, type HomepageProfile, type HomepageReader, type ProfileCache, type ResearchedCompetitor, type ResearchEngine, type ResearchOutcome, type ResearchRequest } from '@rivals/core';
 import { loadKnowledgeBase, type KbIndex } from '@rivals/kb';
 import { KnowledgeModel } from './model.js';
@@ -51,15 +51,9 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     this.ranker = new Ranker(this.model);
   }
 
-  async research({ domain, limit, filters, signal }: ResearchRequest): Promise<ResearchOutcome> {
-    let profile = this.knownProfile(domain);
-    let page: HomepageProfile | null = null;
-    if (!profile) {
-      page = await this.homepage(domain, signal);
-      // A domain the knowledge base does not list may still land on a site it knows (an old brand, a country
-      // domain, a marketing domain): then the company is known after all.
-      profile = page && (this.landedProfile(domain, page) ?? this.homepageProfile(page));
-    }
+  async research({ domain, seeds, limit, filters, signal }: ResearchRequest): Promise<ResearchOutcome> {
+    if (seeds?.length) return this.lookalikes(seeds, limit, filters, signal);
+    const { profile, page } = await this.targetProfile(domain, signal);
     if (!profile) return { targetSource: 'none', competitors: [] };
     const targetSource = profile.source;
     if (!this.options.providers?.length) return { targetSource, competitors: this.ranker.rank(profile, { limit, filters }) };
@@ -74,6 +68,42 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     }
     const extraRows = await this.verifyUnknown(profile, unknown.slice(0, MAX_UNKNOWN_PROPOSALS), signal);
     return { targetSource, competitors: this.ranker.rank(profile, { limit, filters, external, extraRows }) };
+  }
+
+  /**
+   * The profile of a target: its knowledge-base entry, else what its homepage says (the page is returned too). The
+   * one way a search and a look-alike seed are profiled.
+   */
+  private async targetProfile(domain: string, signal: AbortSignal): Promise<{ profile: TargetProfile | null; page: HomepageProfile | null }> {
+    const known = this.knownProfile(domain);
+    if (known) return { profile: known, page: null };
+    const page = await this.homepage(domain, signal);
+    // A domain the knowledge base does not list may still land on a site it knows (an old brand, a country
+    // domain, a marketing domain): then the company is known after all.
+    return { profile: page && (this.landedProfile(domain, page) ?? this.homepageProfile(page)), page };
+  }
+
+  /**
+   * Look-alikes of several seeds. Unknown seeds are read from their homepages (at once); a seed that cannot be
+   * profiled is left out, and with no seed left nothing is found. Optional providers are not consulted here.
+   */
+  private async lookalikes(seeds: string[], limit: number, filters: ResearchRequest['filters'], signal: AbortSignal): Promise<ResearchOutcome> {
+    const profiled = await Promise.all(
+      seeds.map((seed) =>
+        this.targetProfile(seed, signal).then(
+          ({ profile }) => profile,
+          (error: unknown) => {
+            signal.throwIfAborted();
+            if (seeds.length === 1) throw error;
+            return null;
+          },
+        ),
+      ),
+    );
+    const profiles = profiled.filter((p): p is TargetProfile => p !== null);
+    if (profiles.length === 0) return { targetSource: 'none', competitors: [] };
+    const targetSource = profiles.some((p) => p.source === 'knowledge-base') ? 'knowledge-base' : 'homepage';
+    return { targetSource, competitors: this.ranker.lookalikes(profiles, { limit, ...(filters ? { filters } : {}) }) };
   }
 
   /** Every provider at once, within the provider deadline; a failing provider is skipped, an abort is not. */
@@ -123,6 +153,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       rows.push({
         company: page.organizationName ?? p.name,
         domain: p.domain,
+        firmographics: UNKNOWN_FIRMOGRAPHICS,
         matchScore,
         type,
         confidence: Math.min(80, 25 + 10 * p.sources.length + (shared.length ? 10 : 0)),

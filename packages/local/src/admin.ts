@@ -77,7 +77,7 @@ async function redrive(options: { stage?: string; port: number }) {
     BULK_QUEUE_URL: queues.BulkQueue ?? '',
     WEBHOOK_QUEUE_URL: queues.WebhookQueue ?? '',
     AGGREGATE_QUEUE_URL: queues.AggregateQueue ?? '',
-    DEAD_LETTER_QUEUE_URLS: [queues.BulkDeadLetterQueue, queues.AggregateDeadLetterQueue].filter(Boolean).join(','),
+    DEAD_LETTER_QUEUE_URLS: Object.entries(queues).filter(([name]) => name.endsWith('DeadLetterQueue')).map(([, url]) => url).join(','),
   });
   const bulk = (await import(pathToFileURL(join(PROJECT_ROOT, 'functions/shared/bulk.ts')).href)) as typeof import('../../../functions/shared/bulk.js');
   return bulk.bulkSweeper().sweep();

@@ -203,7 +203,7 @@ function configureHandlers(endpoints: LocalService['endpoints'], resources: Prov
     BULK_QUEUE_URL: resources.queues.BulkQueue ?? '',
     WEBHOOK_QUEUE_URL: resources.queues.WebhookQueue ?? '',
     AGGREGATE_QUEUE_URL: resources.queues.AggregateQueue ?? '',
-    DEAD_LETTER_QUEUE_URLS: [resources.queues.BulkDeadLetterQueue, resources.queues.AggregateDeadLetterQueue].filter(Boolean).join(','),
+    DEAD_LETTER_QUEUE_URLS: Object.entries(resources.queues).filter(([name]) => name.endsWith('DeadLetterQueue')).map(([, url]) => url).join(','),
     HEALTH_PROBE_URLS: Object.entries(endpoints).map(([name, url]) => `${name}=${url}`).join(','),
     POWERTOOLS_DEV: 'true',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',

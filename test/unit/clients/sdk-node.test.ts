@@ -73,7 +73,7 @@ describe('coverage of the OpenAPI document', () => {
       for await (const _ of items);
     };
     await Promise.all([
-      client.health(), client.openapi(), client.search('a.com'), client.balance(),
+      client.health(), client.openapi(), client.search('a.com'), client.lookalikes(['a.com', 'b.com']), client.balance(),
       client.searches.get('s'), client.searches.share('s'), client.searches.unshare('s'), client.searches.shared('t'),
       client.history.list(), client.myCompanies.list(), client.saved.list(), client.saved.add({ domain: 'a.com' }), client.saved.remove('a.com'),
       client.keys.list(), client.keys.create(), client.keys.revoke('k'), client.webhookSecret.rotate(),

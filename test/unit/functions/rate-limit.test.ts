@@ -62,8 +62,9 @@ describe('rate limits in the HTTP chain', () => {
   });
 
   it('limits keyless routes per IP only', async () => {
-    ddb.on(UpdateCommand).resolves({ Attributes: { tat: nowUs() + 50_000 } });
+    // Imported first: under load the import alone can outlast the bucket's 50 ms window computed below.
     const { handler: health } = (await import('../../../functions/http/health.js')) as unknown as { handler: Handler };
+    ddb.on(UpdateCommand).resolves({ Attributes: { tat: nowUs() + 50_000 } });
     const res = await health(event({ httpMethod: 'GET', body: null, requestContext: { ...baseEvent.requestContext, authorizer: null } as never }), context);
     expect(res.statusCode).toBe(200);
     expect(res.headers).toMatchObject({ 'ratelimit-limit': '40', 'ratelimit-remaining': '39' });

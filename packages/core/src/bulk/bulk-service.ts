@@ -1,7 +1,7 @@
 // core use case: bulk jobs as the API sees them. Upload (body or presigned S3 PUT), reserve the whole job's credits in
 // one write, fan the domains out to the queue; list, read, cancel and download jobs.
 import type { BulkJob, BulkUploadAccepted, BulkUploadUrl, BulkDomainResult, SearchFilters } from '@rivals/contracts';
-import { BULK_CSV_COLUMNS } from '@rivals/contracts';
+import { BULK_CSV_COLUMNS, firmographicsCells, type Firmographics } from '@rivals/contracts';
 import { ApiError, insufficientCredits, invalidRequest, notFound } from '../errors.js';
 import type { Clock, CreditsLedger, IdGenerator } from '../ports.js';
 import { parseDomainsCsv, type ParsedDomains } from './csv.js';
@@ -229,16 +229,20 @@ export class BulkService {
   }
 
   /** GET /api/bulk/jobs/:id/download: CSV lines, produced page by page (never the whole file in memory at once). */
-  async *download(accountId: string, jobId: string, searches: { get(accountId: string, searchId: string): Promise<{ competitors?: { rank: number; company: string; domain: string; matchScore: number; type: string; confidence: number; likelyCompetitor: boolean }[] } | null> }): AsyncGenerator<string> {
+  async *download(
+    accountId: string,
+    jobId: string,
+    searches: { get(accountId: string, searchId: string): Promise<{ competitors?: { rank: number; company: string; domain: string; matchScore: number; type: string; confidence: number; likelyCompetitor: boolean; firmographics?: Firmographics }[] } | null> },
+  ): AsyncGenerator<string> {
     const job = await this.job(accountId, jobId);
     yield `${BULK_CSV_COLUMNS.join(',')}\r\n`;
     for await (const d of this.deps.jobs.allDomains(job.id)) {
       if (d.state === 'succeeded') {
         const search = await searches.get(accountId, d.searchId);
         for (const c of search?.competitors ?? [])
-          yield `${[d.domain, c.rank, c.company, c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor, ''].map(csvCell).join(',')}\r\n`;
+          yield `${[d.domain, c.rank, c.company, c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor, '', ...firmographicsCells(c.firmographics)].map(csvCell).join(',')}\r\n`;
       } else if (d.state === 'failed' || d.state === 'cancelled') {
-        yield `${[d.domain, '', '', '', '', '', '', '', d.error ?? d.state].map(csvCell).join(',')}\r\n`;
+        yield `${[d.domain, '', '', '', '', '', '', '', d.error ?? d.state, ...firmographicsCells(undefined)].map(csvCell).join(',')}\r\n`;
       }
     }
   }

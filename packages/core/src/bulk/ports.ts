@@ -134,7 +134,7 @@ export interface DeadLetter {
   remove(): Promise<void>;
 }
 
-/** A dead-letter queue the re-drive drains (the bulk one also takes the webhook queue's dead letters). */
+/** A dead-letter queue the re-drive drains (those of the bulk, webhook and aggregate queues). */
 export interface DeadLetterQueue {
   name: string;
   /** Up to `max` messages (fewer when the queue holds fewer); an empty list when it is empty. */
