@@ -111,6 +111,12 @@ export const SCHEDULED: ScheduledSpec[] = [
   { id: 'Sweeper', entry: 'functions/workers/sweeper.ts', everyMinutes: 5, timeoutSeconds: 120, indexes: ['gsi1'] },
 ];
 
+/**
+ * The re-drive window's default (REDRIVE_AFTER_SECONDS; packages/core/src/bulk/redrive.ts DEFAULT_REDRIVE): the
+ * dead-letter age alarm fires when a dead letter outlives it plus one sweeper period (the sweeper drains them).
+ */
+export const REDRIVE_AFTER_SECONDS = 180;
+
 /** A route's table access: as declared, else read for GET and write for the rest. */
 export const accessOf = (route: RouteSpec): 'none' | 'read' | 'write' => route.access ?? (route.method === 'GET' ? 'read' : 'write');
 
@@ -122,6 +128,8 @@ export const ENV = {
   bulkQueue: 'BULK_QUEUE_URL',
   webhookQueue: 'WEBHOOK_QUEUE_URL',
   aggregateQueue: 'AGGREGATE_QUEUE_URL',
+  /** The dead-letter queues the sweeper drains and re-drives (comma-separated URLs). */
+  deadLetterQueues: 'DEAD_LETTER_QUEUE_URLS',
   bulkMaxDomains: 'BULK_MAX_DOMAINS',
   table: 'TABLE_NAME',
   kbIndex: 'KB_INDEX_PATH',

@@ -2,10 +2,10 @@
 // engine; the domain worker (bulkWorker) does, through research.ts.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { S3UploadStore, s3Client, SqsAggregationQueue, SqsDomainQueue, SqsWebhookQueue } from '@rivals/aws';
+import { S3UploadStore, s3Client, SqsAggregationQueue, SqsDeadLetterQueue, SqsDomainQueue, SqsWebhookQueue } from '@rivals/aws';
 import { BULK_MAX_UPLOAD_BYTES } from '@rivals/contracts';
-import { AesGcmSealer, BulkService, BulkSweeper, keyFromSecretText, systemClock, WebhookService, type WebhookTransport } from '@rivals/core';
-import { DynamoBulkJobStore, DynamoSearchStore, DynamoWebhookSecretStore } from '@rivals/db';
+import { AesGcmSealer, BulkService, BulkSweeper, keyFromSecretText, Redriver, systemClock, WebhookService, type WebhookTransport } from '@rivals/core';
+import { DynamoBulkJobStore, DynamoPendingAggregations, DynamoSearchStore, DynamoWebhookSecretStore } from '@rivals/db';
 import { config } from './config.js';
 import { lazy, services } from './container.js';
 import { logger } from './observability.js';
@@ -33,6 +33,7 @@ const webhookSealer = lazy(() => {
 export const webhookSecrets = lazy(() => new DynamoWebhookSecretStore(services().table, webhookSealer()));
 export const webhookQueue = lazy(() => new SqsWebhookQueue(sqs(), config.webhookQueueUrl));
 export const searchStore = lazy(() => new DynamoSearchStore(services().table));
+const domainQueue = lazy(() => new SqsDomainQueue(sqs(), config.bulkQueueUrl));
 
 /**
  * Where a settled search (an API search or a bulk domain) is sent to be counted in my-companies. Best effort: a failed
@@ -48,7 +49,7 @@ export const bulkService = lazy(
     new BulkService({
       jobs: bulkJobs(),
       ledger: services().ledger,
-      queue: new SqsDomainQueue(sqs(), config.bulkQueueUrl),
+      queue: domainQueue(),
       uploads: new S3UploadStore(s3Client(), config.uploadsBucket),
       webhookQueue: webhookQueue(),
       secrets: webhookSecrets(),
@@ -62,6 +63,23 @@ export const bulkService = lazy(
     }),
 );
 
+/** The re-drive of lost and dead-lettered work (the sweeper, `npm run admin -- redrive`, the local runtime's restart). */
+export const redriver = lazy(
+  () =>
+    new Redriver({
+      jobs: bulkJobs(),
+      searches: searchStore(),
+      domainQueue: domainQueue(),
+      webhookQueue: webhookQueue(),
+      clock: systemClock,
+      ids: services().ids,
+      policy: config.redrive,
+      takeoverAfterMs: config.bulkTakeoverAfterMs,
+      aggregation: config.aggregateQueueUrl ? { queue: new SqsAggregationQueue(sqs(), config.aggregateQueueUrl), pending: new DynamoPendingAggregations(services().table) } : undefined,
+      deadLetterQueues: config.deadLetterQueueUrls.map((url) => new SqsDeadLetterQueue(sqs(), url)),
+    }),
+);
+
 export const bulkSweeper = lazy(
   () =>
     new BulkSweeper({
@@ -70,9 +88,7 @@ export const bulkSweeper = lazy(
       webhookQueue: webhookQueue(),
       clock: systemClock,
       ids: services().ids,
-      // Past every redelivery (3 receives x the 540 s visibility timeout): the message is in the dead-letter queue by then.
-      runningDeadlineMs: 30 * 60_000,
-      pendingDeadlineMs: 6 * 60 * 60_000,
+      redriver: redriver(),
       uploadGraceMs: 60 * 60_000,
     }),
 );

@@ -38,6 +38,21 @@ export const config = {
   get discoveriesPerHour(): number {
     return intFromEnv('DISCOVERIES_PER_HOUR', DEFAULT_DISCOVERIES_PER_HOUR);
   },
+  /**
+   * The re-drive of lost work (packages/core/src/bulk/redrive.ts): work with no sign of life for REDRIVE_AFTER_SECONDS
+   * (default 180) is sent again, the window doubling after each re-send, at most REDRIVE_MAX times (default 5).
+   */
+  get redrive(): { afterMs: number; maxRedrives: number } {
+    return { afterMs: intFromEnv('REDRIVE_AFTER_SECONDS', 180) * 1000, maxRedrives: intFromEnv('REDRIVE_MAX', 5) };
+  },
+  /** A running bulk domain whose attempt started this long ago is taken over by the next delivery (its worker died). */
+  get bulkTakeoverAfterMs(): number {
+    return intFromEnv('BULK_TAKEOVER_AFTER_SECONDS', 120) * 1000;
+  },
+  /** Dead-letter queues the sweeper drains (comma-separated URLs); none when unset. */
+  get deadLetterQueueUrls(): string[] {
+    return (process.env.DEAD_LETTER_QUEUE_URLS ?? '').split(',').filter(Boolean);
+  },
   /** Most unique domains a bulk job may hold. */
   get bulkMaxDomains(): number {
     return intFromEnv('BULK_MAX_DOMAINS', 10_000);

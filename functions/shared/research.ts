@@ -45,7 +45,7 @@ export const bulkWorker = lazy(
       ids: services().ids,
       deadlineMs: config.researchDeadlineMs,
       // Longer than the worker's Lambda timeout, so that a live attempt is never taken over.
-      takeoverAfterMs: 120_000,
+      takeoverAfterMs: config.bulkTakeoverAfterMs,
       ...aggregation(),
     }),
 );

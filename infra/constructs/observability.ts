@@ -18,6 +18,8 @@ export interface ObservabilityProps {
   table: ITable;
   functions: Record<string, IFunction>;
   deadLetterQueues: IQueue[];
+  /** Dead-letter queues the sweeper drains and re-drives: a dead letter older than `maxAgeSeconds` fires their age alarm. */
+  redrivenDeadLetters?: { queues: IQueue[]; maxAgeSeconds: number };
   /** Work queues whose oldest message must not grow older than `maxAgeMinutes` (a stuck or starved consumer). */
   queues?: { name: string; queue: IQueue; maxAgeMinutes: number }[];
   /**
@@ -92,6 +94,12 @@ export class Observability extends Construct {
     props.deadLetterQueues.forEach((queue, i) =>
       alarm(`DeadLetters${i}`, queue.metricApproximateNumberOfMessagesVisible({ period: five, statistic: 'Maximum' }), 1, 'Messages reached a dead-letter queue: redrive them once the cause is fixed.'),
     );
+    if (props.redrivenDeadLetters) {
+      const maxAge = props.redrivenDeadLetters.maxAgeSeconds;
+      props.redrivenDeadLetters.queues.forEach((queue, i) =>
+        alarm(`DeadLetterAge${i}`, queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: 'Maximum' }), maxAge, `A dead letter is older than ${maxAge} s: the sweeper's re-drive is not draining this queue (see its logs, or run \`npm run admin -- redrive\`).`),
+      );
+    }
     for (const { name, queue, maxAgeMinutes } of props.queues ?? [])
       alarm(
         `${name}OldestMessage`,

@@ -18,9 +18,9 @@ import { join } from 'node:path';
 import { METRICS_NAMESPACE, Observability } from '../constructs/observability.js';
 import { VIEWER_IP_HEADER, WebFront } from '../constructs/web-front.js';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, FLUSHES_AUTHORIZER_CACHE, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
+import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, FLUSHES_AUTHORIZER_CACHE, RATE_LIMIT_PARTITION, REDRIVE_AFTER_SECONDS, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
 import { DASHBOARD_DIST } from '../web.js';
-import { BulkWorkers, grantAggregate, grantBulk, type BulkResources } from './bulk-workers.js';
+import { BulkWorkers, grantAggregate, grantBulk, grantRedrive, type BulkResources } from './bulk-workers.js';
 
 export interface ApiStackProps extends StackProps {
   table: ITable;
@@ -217,6 +217,7 @@ export class ApiStack extends Stack {
     for (const job of SCHEDULED) {
       const fn = new ApiFunction(this, `${job.id}Function`, { entry: job.entry, environment, retainLogs: config.retainData, timeout: Duration.seconds(job.timeoutSeconds) }).bindTable(props.table, 'write', { indexes: job.indexes ?? [] });
       grantBulk(fn, { table: props.table, ...props.bulk }); // the sweeper also sweeps bulk domains
+      grantRedrive(fn, props.deadLetterQueues, props.bulk.aggregateQueue); // and re-drives lost and dead-lettered work
       this.functions[job.id] = fn;
       new Rule(this, `${job.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(job.everyMinutes)), targets: [new LambdaFunction(fn.live, { retryAttempts: 0 })] });
     }
@@ -237,6 +238,7 @@ export class ApiStack extends Stack {
       deadLetterQueues: [...props.deadLetterQueues, ...workers.deadLetterQueues],
       queues: props.queues,
       deliberateErrors: { [AUTHORIZER.id]: this.authorizerRefusals(authorizerFunction) },
+      redrivenDeadLetters: { queues: props.deadLetterQueues, maxAgeSeconds: REDRIVE_AFTER_SECONDS + Math.max(...SCHEDULED.map((job) => job.everyMinutes)) * 60 },
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
       monthlyBudgetUsd: config.monthlyBudgetUsd,
     });

@@ -53,6 +53,18 @@ export function grantAggregate(fn: ApiFunction, queue: IQueue) {
   if (queue.encryptionMasterKey) fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [queue.encryptionMasterKey.keyArn] }));
 }
 
+/**
+ * The sweeper re-drives lost work (packages/core/src/bulk/redrive.ts): it drains the dead-letter queues (receive,
+ * delete) and sends again to the bulk, webhook (grantBulk) and aggregate queues.
+ */
+export function grantRedrive(fn: ApiFunction, deadLetterQueues: IQueue[], aggregateQueue: IQueue) {
+  grantAggregate(fn, aggregateQueue);
+  fn.addEnvironment(ENV.deadLetterQueues, deadLetterQueues.map((q) => q.queueUrl).join(','));
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage'], resources: deadLetterQueues.map((q) => q.queueArn) }));
+  const keyArns = [...new Set(deadLetterQueues.filter((q) => q.encryptionMasterKey).map((q) => q.encryptionMasterKey!.keyArn))];
+  if (keyArns.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt'], resources: keyArns }));
+}
+
 export class BulkWorkers extends Construct {
   readonly functions: Record<string, ApiFunction> = {};
   /** Where Object Created events go when the upload-landed worker cannot take them (EventBridge's own retries spent). */

@@ -4,7 +4,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_MESSAGES } from '@rivals/contracts';
 import { DEFAULT_RATE_LIMITS } from '@rivals/core';
-import { accessOf, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../../infra/routes.js';
+import { accessOf, RATE_LIMIT_PARTITION, REDRIVE_AFTER_SECONDS, ROUTES, SCHEDULED, WORKERS } from '../../infra/routes.js';
 import { cleanOutdirs, cliTemplates } from './cli-app.js';
 
 let stateful: Template;
@@ -66,7 +66,7 @@ describe('api stack', () => {
     api.hasResourceProperties('AWS::Events::Rule', { EventPattern: { source: ['aws.s3'], 'detail-type': ['Object Created'] } });
   });
 
-  it('counts settled searches off the search path: the aggregate queue (own dead-letter queue) feeds its worker, and only searching functions send to it', () => {
+  it('counts settled searches off the search path: the aggregate queue (own dead-letter queue) feeds its worker, and only searching functions (and the sweeper, re-driving) send to it', () => {
     const isAggregateQueue = (value: unknown) => /AggregateQueue(?!.*DeadLetter)/.test(JSON.stringify(value));
     const [queue] = Object.entries(stateful.findResources('AWS::SQS::Queue')).filter(([id]) => id.startsWith('AggregateQueue'));
     expect(queue?.[1].Properties.VisibilityTimeout).toBe(WORKERS.aggregate.timeoutSeconds * 6);
@@ -78,10 +78,11 @@ describe('api stack', () => {
     const senders = Object.entries(api.findResources('AWS::IAM::Policy'))
       .filter(([, p]) => (p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]).some((st) => [st.Action].flat().includes('sqs:SendMessage') && isAggregateQueue(st.Resource)))
       .map(([id]) => id);
-    // The search and look-alike functions and the bulk worker.
-    expect(senders).toHaveLength(3);
+    // The search and look-alike functions, the bulk worker, and the sweeper (re-driving lost aggregations).
+    expect(senders).toHaveLength(4);
     expect(senders.some((id) => id.startsWith('SearchFunction'))).toBe(true);
     expect(senders.some((id) => id.startsWith('LookalikesFunction'))).toBe(true);
+    expect(senders.some((id) => id.startsWith('SweeperFunction'))).toBe(true);
     expect(senders.some((id) => id.includes(WORKERS.bulkDomain.id))).toBe(true);
   });
 
@@ -159,6 +160,34 @@ describe('api stack', () => {
     for (const a of alarms) expect(a.Properties.AlarmActions).toHaveLength(1);
     api.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     api.resourceCountIs('AWS::SNS::Subscription', 0); // an email subscription only with alarmEmail
+  });
+
+  it('lets the sweeper drain the dead-letter queues and re-send their work, and alarms when a dead letter outlives the re-drive', () => {
+    const [sweeper] = Object.entries(api.findResources('AWS::Lambda::Function')).filter(([id]) => id.startsWith('SweeperFunction')).map(([, fn]) => fn);
+    const urls = JSON.stringify(sweeper?.Properties.Environment.Variables.DEAD_LETTER_QUEUE_URLS);
+    expect(urls).toMatch(/BulkDeadLetterQueue/);
+    expect(urls).toMatch(/AggregateDeadLetterQueue/);
+    expect(urls).toMatch(/WebhookDeadLetterQueue/);
+    expect(JSON.stringify(sweeper?.Properties.Environment.Variables.AGGREGATE_QUEUE_URL)).toMatch(/AggregateQueue/);
+    const statements = Object.entries(api.findResources('AWS::IAM::Policy'))
+      .filter(([id]) => id.startsWith('SweeperFunction'))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+    // (statements may be merged by CDK's policy minimisation: what matters is which actions reach which queues)
+    const reaching = (action: string) => JSON.stringify(statements.filter((st) => [st.Action].flat().includes(action)).map((st) => st.Resource));
+    for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage']) {
+      expect(reaching(action)).toMatch(/BulkDeadLetterQueue/);
+      expect(reaching(action)).toMatch(/AggregateDeadLetterQueue/);
+      expect(reaching(action)).not.toMatch(/"[^"]*(BulkQueue|WebhookQueue|AggregateQueue)[0-9A-F]{8}/); // never the work queues
+    }
+    expect(statements.some((st) => JSON.stringify(st.Action).includes('sqs:SendMessage') && /AggregateQueue/.test(JSON.stringify(st.Resource)))).toBe(true);
+
+    const ageAlarms = Object.entries(api.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'ApproximateAgeOfOldestMessage' } }))
+      .filter(([id]) => id.includes('DeadLetterAge'))
+      .map(([, alarm]) => alarm);
+    expect(ageAlarms).toHaveLength(3);
+    const sweeperPeriod = Math.max(...SCHEDULED.map((job) => job.everyMinutes)) * 60;
+    for (const alarm of ageAlarms) expect(alarm.Properties).toMatchObject({ Threshold: REDRIVE_AFTER_SECONDS + sweeperPeriod, Statistic: 'Maximum', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    for (const name of ['BulkDeadLetterQueue', 'WebhookDeadLetterQueue', 'AggregateDeadLetterQueue']) expect(ageAlarms.map((a) => JSON.stringify(a.Properties.Dimensions)).join()).toContain(name);
   });
 
   it('names its outputs', () => {

@@ -108,19 +108,27 @@ describe('bulk jobs on DynamoDB Local', () => {
     expect(await s.ledger.balance(s.accountId)).toBe(4);
   });
 
-  it('sweeps a domain stuck running past its deadline: refunded and failed once, job completed', async () => {
+  it('re-drives a domain stuck running, then, its re-sends used up, refunds and fails it once; job completed', async () => {
     const clock = new ManualClock();
     const s = await setup(5, { clock });
     const { jobId } = await s.bulk.upload(s.accountId, csv('good.com', 'other.com'), { limit: 5 });
     const [first, second] = s.queue.take();
     await s.worker.process(first!);
     await s.jobs.claimDomain(jobId, 2, clock.now().toISOString(), new Date(0).toISOString()); // then it dies
-    void second;
-    expect(await s.sweeper.sweep()).toMatchObject({ refunded: 0 });
-    clock.advance(31 * 60_000);
-    expect(await s.sweeper.sweep()).toMatchObject({ refunded: 1, finished: 1 });
+    expect(await s.sweeper.sweep()).toMatchObject({ refunded: 0, redriven: { domains: 0 } });
+    let redriven = 0;
+    let refunded = 0;
+    // Every re-sent message is lost too: 5 re-sends (windows of 3, 6, 12, 24 and 48 minutes), then the refund.
+    for (let window = 0; window < 7 && refunded === 0; window++) {
+      clock.advance(3 * 60_000 * 2 ** window + 1_000);
+      const report = await s.sweeper.sweep();
+      redriven += report.redriven.domains;
+      refunded += report.refunded;
+      expect(s.queue.take()).toEqual(report.redriven.domains ? [second] : []);
+    }
+    expect({ redriven, refunded }).toEqual({ redriven: 5, refunded: 1 });
     expect(await s.sweeper.sweep()).toMatchObject({ refunded: 0, finished: 0 });
-    expect(await s.worker.process(second!)).toBe('skipped'); // a redrive after the sweep changes nothing
+    expect(await s.worker.process(second!)).toBe('skipped'); // a late delivery after the refund changes nothing
     expect(await s.bulk.get(s.accountId, jobId, { limit: 5 })).toMatchObject({ status: 'completed', completedDomains: 1, failedDomains: 1, creditsCharged: 1, creditsRefunded: 1 });
     expect(await s.ledger.balance(s.accountId)).toBe(4);
   });

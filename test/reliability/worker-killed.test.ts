@@ -1,5 +1,5 @@
 // Reliability: a bulk worker process killed (SIGKILL) mid-domain, after the domain was claimed and before any outcome:
-// the sweeper's BulkSweeper refunds that domain exactly once (two sweepers at once, then again), a redelivery of the
+// the sweeper re-sends its message through every re-drive window, then refunds that domain exactly once (two sweepers at once, then again), a late
 // message afterwards changes nothing, and the ledger audit balances.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -38,13 +38,20 @@ describe('a bulk worker killed mid-domain', () => {
     }
     await once(child, 'exit').catch(() => undefined);
     const whileDead = await s.bulk.get(accountId, jobId, { limit: 5 });
-    clock.advance(31 * 60_000);
+    // The sweeper re-sends its message (lost again here) through every re-drive window, then refunds it.
+    const redriven: number[] = [];
+    for (let window = 0; window < 5; window++) {
+      clock.advance(3 * 60_000 * 2 ** window + 60_000); // a minute more: the worker process claimed on its own clock
+      redriven.push((await s.sweeper.sweep()).redriven.domains);
+    }
+    clock.advance(3 * 60_000 * 2 ** 5 + 1_000);
     const [a, b] = await Promise.all([s.sweeper.sweep(), s.sweeper.sweep()]);
     const again = await s.sweeper.sweep();
     const redelivered = await s.worker.process(second!);
     // Assess
     expect(whileDead).toMatchObject({ status: 'running', creditsCharged: 1, creditsRefunded: 0 });
     expect(whileDead.results.find((r) => r.domain === 'doomed.com')?.status).toBe('running');
+    expect(redriven).toEqual([1, 1, 1, 1, 1]);
     expect(a.refunded + b.refunded).toBe(1);
     expect(again.refunded).toBe(0);
     expect(redelivered).toBe('skipped');
@@ -52,6 +59,6 @@ describe('a bulk worker killed mid-domain', () => {
     expect(job).toMatchObject({ status: 'completed', completedDomains: 1, failedDomains: 1, creditsCharged: 1, creditsRefunded: 1 });
     expect(job.results.find((r) => r.domain === 'doomed.com')).toMatchObject({ status: 'failed', error: 'research_timeout' });
     expect(await s.audit.audit(accountId)).toMatchObject({ consistent: true, balance: 4 });
-    console.log(`[reliability] worker killed mid-domain: ${JSON.stringify({ refundedBySweepers: a.refunded + b.refunded, refundedOnRerun: again.refunded, redelivery: redelivered, balance: 4 })}`);
+    console.log(`[reliability] worker killed mid-domain: ${JSON.stringify({ redrivenBeforeRefund: redriven.length, refundedBySweepers: a.refunded + b.refunded, refundedOnRerun: again.refunded, redelivery: redelivered, balance: 4 })}`);
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 // test helper: bulk services on a real table, with in-memory queues and upload store that the tests drive by hand.
-import { BulkService, BulkSweeper, BulkWorker, WebhookService, type Clock, type DomainMessage, type ResearchEngine, type UploadStore, type WebhookMessage, type WebhookTransport } from '@rivals/core';
+import { BulkService, BulkSweeper, BulkWorker, Redriver, WebhookService, type RedrivePolicy, type Clock, type DomainMessage, type ResearchEngine, type UploadStore, type WebhookMessage, type WebhookTransport } from '@rivals/core';
 import { DynamoBulkJobStore, DynamoSearchStore, DynamoWebhookSecretStore, type TableRef } from '@rivals/db';
 import { tableServices } from '../../packages/local/src/services.js';
 
@@ -34,7 +34,7 @@ export const memoryUploads = (objects = new Map<string, Buffer>()): UploadStore 
   read: async (key) => (async function* () { yield objects.get(key)!; })(),
 });
 
-export function bulkOn(table: TableRef, engine: ResearchEngine, options: { clock?: Clock; transport?: WebhookTransport; maxDomains?: number } = {}) {
+export function bulkOn(table: TableRef, engine: ResearchEngine, options: { clock?: Clock; transport?: WebhookTransport; maxDomains?: number; redrive?: RedrivePolicy } = {}) {
   const base = tableServices(table);
   const clock = options.clock ?? { now: () => new Date() };
   const jobs = new DynamoBulkJobStore(table, base.ledger);
@@ -44,6 +44,7 @@ export function bulkOn(table: TableRef, engine: ResearchEngine, options: { clock
   const webhookQueue = new MemoryQueue<WebhookMessage>();
   const uploads = memoryUploads();
   const deps = { jobs, ledger: base.ledger, clock, ids: base.ids };
+  const redriver = new Redriver({ ...deps, searches, domainQueue: queue, webhookQueue, policy: options.redrive ?? { afterMs: 3 * 60_000, maxRedrives: 5 }, takeoverAfterMs: 120_000 });
   return {
     ...base,
     jobs,
@@ -61,7 +62,8 @@ export function bulkOn(table: TableRef, engine: ResearchEngine, options: { clock
       deadlineMs: 2_000,
       takeoverAfterMs: 120_000,
     }),
-    sweeper: new BulkSweeper({ ...deps, searches, webhookQueue, runningDeadlineMs: 30 * 60_000, pendingDeadlineMs: 6 * 60 * 60_000, uploadGraceMs: 60 * 60_000 }),
+    redriver,
+    sweeper: new BulkSweeper({ ...deps, searches, webhookQueue, redriver, uploadGraceMs: 60 * 60_000 }),
     webhooks: new WebhookService({ jobs, secrets, queue: webhookQueue, transport: options.transport ?? { post: async () => ({ status: 200 }) }, clock }),
   };
 }

@@ -1,8 +1,8 @@
 // aws adapter (secondary): the bulk domain queue, the webhook queue and the aggregate queue. Domains go out ten to a
 // SendMessageBatch, a few batches at a time; a batch entry SQS refuses is sent again, and a send that keeps failing
 // throws.
-import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { AggregationMessage, AggregationQueue, DomainMessage, DomainQueue, WebhookMessage, WebhookQueue } from '@rivals/core';
+import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { AggregationMessage, AggregationQueue, DeadLetter, DeadLetterQueue, DomainMessage, DomainQueue, WebhookMessage, WebhookQueue } from '@rivals/core';
 
 const BATCH = 10;
 const PARALLEL_BATCHES = 8;
@@ -43,5 +43,22 @@ export class SqsAggregationQueue implements AggregationQueue {
 
   async enqueue(message: AggregationMessage): Promise<void> {
     await this.client.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message) }));
+  }
+}
+
+/** A dead-letter queue, drained by the re-drive: a message is deleted only once the re-drive has dealt with it. */
+export class SqsDeadLetterQueue implements DeadLetterQueue {
+  readonly name: string;
+  constructor(private readonly client: SQSClient, private readonly queueUrl: string) {
+    this.name = queueUrl.slice(queueUrl.lastIndexOf('/') + 1);
+  }
+
+  async receive(max: number): Promise<DeadLetter[]> {
+    // A short visibility: a re-drive that dies before deleting leaves the message for the next pass.
+    const { Messages = [] } = await this.client.send(new ReceiveMessageCommand({ QueueUrl: this.queueUrl, MaxNumberOfMessages: Math.min(10, max), WaitTimeSeconds: 0, VisibilityTimeout: 60 }));
+    return Messages.map((m) => ({
+      body: m.Body ?? '',
+      remove: async () => void (await this.client.send(new DeleteMessageCommand({ QueueUrl: this.queueUrl, ReceiptHandle: m.ReceiptHandle! }))),
+    }));
   }
 }

@@ -17,6 +17,7 @@ export * from './bulk/job-summary.js';
 export * from './bulk/bulk-service.js';
 export * from './bulk/bulk-worker.js';
 export * from './bulk/bulk-sweeper.js';
+export * from './bulk/redrive.js';
 export * from './bulk/webhooks.js';
 export * from './csv.js';
 export * from './services/my-companies.js';

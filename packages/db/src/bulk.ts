@@ -1,8 +1,8 @@
 // db adapter (secondary): bulk jobs and their domains. The job's credits are reserved in one transaction; each domain's
 // outcome is one transaction conditioned on the domain's state (and the attempt that claimed it), with the job's
 // counters, the stored search and, for a refund, the account and its ledger entry: applied once, whatever redelivers.
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { insufficientCredits, type SecretSealer, type BulkDomainRecord, type BulkJobRecord, type BulkJobStore, type DomainFailure, type Page, type PageRequest, type SearchRecord } from '@rivals/core';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { insufficientCredits, type SecretSealer, type BulkDomainRecord, type BulkJobRecord, type BulkJobStore, type DomainFailure, type OwedWebhook, type Page, type PageRequest, type SearchRecord } from '@rivals/core';
 import type { FailureReason, RejectedRow, WebhookAttempt } from '@rivals/contracts';
 import type { TableRef } from './client.js';
 import { CONDITIONS, failedCondition, isConditionFailure } from './conditions.js';
@@ -63,6 +63,11 @@ export class DynamoBulkJobStore implements BulkJobStore {
     return { Put: { TableName: this.name, Item: { ...keys.activeBulkJob(job.id), accountId: job.accountId, jobId: job.id } } };
   }
 
+  /** The owed-webhook marker of a job with a webhookUrl (none otherwise), written in the job's creating transaction. */
+  private webhookMarker(job: BulkJobRecord) {
+    return job.webhookUrl ? [{ Put: { TableName: this.name, Item: { ...keys.webhookOwed(job.id), accountId: job.accountId, jobId: job.id, redrives: 0 } } }] : [];
+  }
+
   async createJob(job: BulkJobRecord): Promise<void> {
     try {
       await this.transact({
@@ -81,6 +86,7 @@ export class DynamoBulkJobStore implements BulkJobStore {
           { Put: { TableName: this.name, Item: this.jobItem(job), ConditionExpression: CONDITIONS.isNew } },
           this.ledger.entry(job.accountId, -job.creditsReserved, 'bulk reserve', job.id, job.createdAt),
           this.activeMarker(job),
+          ...this.webhookMarker(job),
         ],
       });
     } catch (error) {
@@ -92,7 +98,7 @@ export class DynamoBulkJobStore implements BulkJobStore {
 
   async createAwaitingJob(job: BulkJobRecord): Promise<void> {
     await this.transact({
-      TransactItems: [{ Put: { TableName: this.name, Item: this.jobItem(job), ConditionExpression: CONDITIONS.isNew } }, this.activeMarker(job)],
+      TransactItems: [{ Put: { TableName: this.name, Item: this.jobItem(job), ConditionExpression: CONDITIONS.isNew } }, this.activeMarker(job), ...this.webhookMarker(job)],
     });
   }
 
@@ -475,15 +481,75 @@ export class DynamoBulkJobStore implements BulkJobStore {
   }
 
   async recordWebhookAttempt(accountId: string, jobId: string, attempt: WebhookAttempt, state: BulkJobRecord['webhookState']): Promise<void> {
-    await this.table.client.send(
-      new UpdateCommand({
+    const update = {
+      Update: {
         TableName: this.name,
         Key: keys.bulkJob(accountId, jobId),
         UpdateExpression: 'SET webhookAttempts = list_append(if_not_exists(webhookAttempts, :empty), :attempt), webhookState = :state',
         ConditionExpression: CONDITIONS.exists,
         ExpressionAttributeValues: { ':empty': [], ':attempt': [attempt], ':state': state },
+      },
+    };
+    // A final state also drops the owed-webhook marker, in the same transaction: nothing is re-driven after it.
+    await this.transact({ TransactItems: state === 'pending' ? [update] : [update, { Delete: { TableName: this.name, Key: keys.webhookOwed(jobId) } }] });
+  }
+
+  async noteDomainRedrive(domain: BulkDomainRecord, at: string): Promise<boolean> {
+    return this.conditionally(
+      new UpdateCommand({
+        TableName: this.name,
+        Key: keys.bulkDomain(domain.jobId, domain.seq),
+        UpdateExpression: 'SET queuedAt = :at, redrives = :next',
+        ConditionExpression: '#state = :state AND attempts = :attempts AND (redrives = :redrives OR (attribute_not_exists(redrives) AND :redrives = :zero))',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':state': domain.state, ':attempts': domain.attempts, ':redrives': domain.redrives ?? 0, ':next': (domain.redrives ?? 0) + 1, ':zero': 0, ':at': at },
       }),
     );
+  }
+
+  async releaseDomain(domain: BulkDomainRecord, at: string): Promise<boolean> {
+    return this.conditionally(
+      new UpdateCommand({
+        TableName: this.name,
+        Key: keys.bulkDomain(domain.jobId, domain.seq),
+        UpdateExpression: 'SET #state = :pending, queuedAt = :at',
+        ConditionExpression: CONDITIONS.domainRunning,
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':running': 'running', ':attempts': domain.attempts, ':at': at },
+      }),
+    );
+  }
+
+  async *owedWebhooks(): AsyncIterable<OwedWebhook> {
+    const { pk, skPrefix } = keys.webhooksOwed();
+    for await (const m of this.query<OwedWebhook>(pk, skPrefix)) yield { accountId: m.accountId, jobId: m.jobId, redrives: Number(m.redrives ?? 0), redrivenAt: m.redrivenAt ?? null };
+  }
+
+  async noteWebhookRedrive(owed: OwedWebhook, at: string): Promise<boolean> {
+    return this.conditionally(
+      new UpdateCommand({
+        TableName: this.name,
+        Key: keys.webhookOwed(owed.jobId),
+        UpdateExpression: 'SET redrivenAt = :at, redrives = :next',
+        ConditionExpression: 'attribute_exists(pk) AND redrives = :redrives',
+        ExpressionAttributeValues: { ':redrives': owed.redrives, ':next': owed.redrives + 1, ':at': at },
+      }),
+    );
+  }
+
+  async dropOwedWebhook(jobId: string): Promise<void> {
+    await this.table.client.send(new DeleteCommand({ TableName: this.name, Key: keys.webhookOwed(jobId) }));
+  }
+
+  /** A conditional update: true when it applied, false when its condition failed. */
+  private async conditionally(command: UpdateCommand): Promise<boolean> {
+    try {
+      await this.table.client.send(command);
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
   }
 }
 

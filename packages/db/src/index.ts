@@ -10,6 +10,7 @@ export * from './idempotency.js';
 export * from './profiles.js';
 export * from './cursor.js';
 export * from './companies.js';
+export * from './pending-aggregations.js';
 export * from './shares.js';
 export * from './saved-companies.js';
 export * from './bulk.js';

@@ -47,6 +47,12 @@ export const keys = {
   /** One marker per job not yet ended, for the sweeper: written with the job, deleted when it ends (never a Scan). */
   activeBulkJob: (jobId: string) => ({ pk: 'BULKJOBS#ACTIVE', sk: `JOB#${jobId}` }),
   activeBulkJobs: () => ({ pk: 'BULKJOBS#ACTIVE', skPrefix: 'JOB#' }),
+  /**
+   * One marker per job whose completion webhook is owed: written with the job, deleted when the webhook is delivered or
+   * abandoned, so that a lost webhook message is found again (restart, re-drive) without a Scan.
+   */
+  webhookOwed: (jobId: string) => ({ pk: 'BULKJOBS#WEBHOOK', sk: `JOB#${jobId}` }),
+  webhooksOwed: () => ({ pk: 'BULKJOBS#WEBHOOK', skPrefix: 'JOB#' }),
   /** The account's webhook signing secret. */
   webhookSecret: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'WEBHOOKSECRET' }),
   /** A settled search whose companies are not yet all counted in the account's rows (see companies.ts). */
@@ -55,6 +61,13 @@ export const keys = {
   /** The rows already counted for one target domain, so that searching it again counts nothing twice (companies.ts). */
   aggregationTarget: (accountId: string, targetDomain: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `AGGTARGET#${targetDomain}` }),
   /** One company the account's searches have found (a company's domain, or a product line's host), aggregated over them. */
+  /**
+   * Sparse GSI1 keys of a pending aggregation (gone with the item), sorted by when its message was last sent: the
+   * re-drive finds the ones whose message was lost with one Query per shard.
+   */
+  pendingAggregation: (accountId: string, searchId: string, sentAt: string) => ({ gsi1pk: `AGGPENDING#${shardOf(searchId)}`, gsi1sk: `${sentAt}#${accountId}#${searchId}` }),
+  pendingAggregationShards: () => Array.from({ length: SWEEP_SHARDS }, (_, shard) => `AGGPENDING#${shard}`),
+  /** One company the account's searches have found, aggregated over them. */
   company: (accountId: string, domain: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `COMPANY#${domain}` }),
   /** GSI1 keys of a company row: most often found first (inverted, zero-padded count), then by domain. */
   companyByCount: (accountId: string, timesFound: number, domain: string) => ({

@@ -78,7 +78,13 @@ export class DynamoCreditsLedger implements CreditsLedger {
               },
             },
           },
-          { Put: { TableName: tableName, Item: { ...keys.aggregationPending(accountId, searchId), nextChunk: 0, createdAt: result.completedAt }, ConditionExpression: CONDITIONS.isNew } },
+          {
+            Put: {
+              TableName: tableName,
+              Item: { ...keys.aggregationPending(accountId, searchId), ...keys.pendingAggregation(accountId, searchId, result.completedAt), accountId, searchId, nextChunk: 0, createdAt: result.completedAt },
+              ConditionExpression: CONDITIONS.isNew,
+            },
+          },
         ],
       });
     } catch (error) {

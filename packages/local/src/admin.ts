@@ -3,7 +3,8 @@
 // table with --stage / --table / TABLE_NAME. It says on stderr which one it talks to.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { pathToFileURL } from 'node:url';
+import { CloudFormationClient, DescribeStackResourcesCommand, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { Command, InvalidArgumentError } from 'commander';
 import { ApiGatewayAuthorizerCache } from '@rivals/aws/authorizer-cache';
 import { DEFAULT_FREE_CREDITS, type AuthorizerCache } from '@rivals/core';
@@ -48,6 +49,53 @@ async function deployedStage(stage: string): Promise<{ tableName: string; author
 
 /** The credentials the running instance's engines accept (random per run, in .local/<port>/aws-credentials). */
 const localCredentials = (instance: InstanceRecord) => readCredentials(join(PROJECT_ROOT, '.local'), instance.port);
+
+/** Queue URLs by logical id without CDK's hash suffix (BulkQueue, BulkDeadLetterQueue, ...) of a stage's stateful stack. */
+async function queuesOfStage(stage: string): Promise<Record<string, string>> {
+  const cloudFormation = new CloudFormationClient({});
+  try {
+    const { StackResources = [] } = await cloudFormation.send(new DescribeStackResourcesCommand({ StackName: `Rivals-${stage}-Stateful` }));
+    // A queue's physical id is its URL.
+    return Object.fromEntries(StackResources.filter((r) => r.ResourceType === 'AWS::SQS::Queue').map((r) => [r.LogicalResourceId!.replace(/[0-9A-F]{8}$/, ''), r.PhysicalResourceId!]));
+  } finally {
+    cloudFormation.destroy();
+  }
+}
+
+/**
+ * `redrive`: one pass of the sweeper's bulk part, by the same code the scheduled sweeper runs (functions/shared/bulk.ts):
+ * dead letters drained, lost work re-sent (or, its re-sends used up, refunded or abandoned). The handlers' environment
+ * is set first: the deployed stage's table and queues, or the running local service's engines.
+ */
+async function redrive(options: { stage?: string; port: number }) {
+  let queues: Record<string, string>;
+  if (options.stage) {
+    process.env.TABLE_NAME = (await deployedStage(options.stage)).tableName;
+    queues = await queuesOfStage(options.stage);
+    console.error(`admin: stage ${options.stage} (table ${process.env.TABLE_NAME})`);
+  } else {
+    const instance = await runningInstance(join(PROJECT_ROOT, '.local'), options.port);
+    console.error(`admin: the local service at ${instance.url} (pid ${instance.pid})`);
+    queues = instance.resources.queues;
+    const credentials = localCredentials(instance);
+    Object.assign(process.env, {
+      TABLE_NAME: instance.resources.tableName,
+      AWS_REGION: LOCAL_REGION,
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      AWS_ENDPOINT_URL_DYNAMODB: instance.endpoints.dynamodb,
+      AWS_ENDPOINT_URL_SQS: instance.endpoints.sqs,
+    });
+  }
+  Object.assign(process.env, {
+    BULK_QUEUE_URL: queues.BulkQueue ?? '',
+    WEBHOOK_QUEUE_URL: queues.WebhookQueue ?? '',
+    AGGREGATE_QUEUE_URL: queues.AggregateQueue ?? '',
+    DEAD_LETTER_QUEUE_URLS: Object.entries(queues).filter(([name]) => name.endsWith('DeadLetterQueue')).map(([, url]) => url).join(','),
+  });
+  const bulk = (await import(pathToFileURL(join(PROJECT_ROOT, 'functions/shared/bulk.ts')).href)) as typeof import('../../../functions/shared/bulk.js');
+  return bulk.bulkSweeper().sweep();
+}
 
 async function connect(options: { table?: string; stage?: string; port: number }) {
   const deployed = options.stage && !options.table ? await deployedStage(options.stage) : undefined;
@@ -235,6 +283,11 @@ kb.command('import')
       return { imported: companies.length, domains: companies.map((c) => c.domain), live: 'within a minute, in every process' };
     })({}),
   );
+
+program
+  .command('redrive')
+  .description('Re-drive lost and dead-lettered work now, by the sweeper\'s rule: dead-letter queues drained, bulk domains, webhooks and aggregations with no sign of life for the re-drive window sent again (refunded or abandoned once their re-sends are used up)')
+  .action(async () => console.log(JSON.stringify(await redrive(program.opts()), null, 2)));
 
 program.parseAsync().catch((error: Error) => {
   console.error(`admin: ${error.message}`);

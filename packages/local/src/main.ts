@@ -43,6 +43,7 @@ try {
     devCredits: process.env.DEV_CREDITS ? Number(process.env.DEV_CREDITS) : 1000,
     devApiKey: process.env.DEV_API_KEY || undefined,
     stateDir,
+    ...(process.env.SWEEP_EVERY_SECONDS ? { scheduleEverySeconds: Number(process.env.SWEEP_EVERY_SECONDS) } : {}),
     log: (line) => console.log(`[local] ${line}`),
     onFatal: (error) => {
       console.error(`\n[local] ${error.message}\n[local] Stopping Rivals: it cannot serve without DynamoDB.`);

@@ -17,6 +17,7 @@ import { AuthorizerCache, createFront, createGatewayControl } from './front.js';
 import { AUTHORIZER } from '../../../infra/routes.js';
 import { DEFAULT_PORT, lockDataDir, removeInstance, writeInstance } from './instance.js';
 import { provision, type ProvisionedResources } from './provision.js';
+import { resumeQueuedWork } from './resume.js';
 import { startSchedules } from './schedules.js';
 import { tableServices } from './services.js';
 import { startLocalWorkers, type LocalWorkers } from './workers.js';
@@ -44,7 +45,7 @@ export interface LocalOptions {
   log?: (line: string) => void;
   /** A part failed for good (DynamoDB Local could not be restarted). `npm start` stops everything and exits. */
   onFatal?: (error: Error) => void;
-  /** Seconds between runs of the scheduled functions (the sweeper); default 60. */
+  /** Seconds between runs of the scheduled functions (the sweeper, and with it the re-drive); default 60. */
   scheduleEverySeconds?: number;
   /** Seconds the front keeps the authorizer's answer for a key; default the API stack's (AUTHORIZER.cacheTtlSeconds), 0 for none. */
   authorizerCacheTtlSeconds?: number;
@@ -141,6 +142,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       authorizerCache,
     });
     cleanups.push(() => closeServer(server));
+    // The queues live in local-aws-sqs's memory: what the last run left queued is rebuilt from the table (DATA_DIR).
+    if (options.dataDir) await resumeQueuedWork(PROJECT_ROOT, log);
     const workers = startLocalWorkers({
       projectRoot: PROJECT_ROOT,
       sqs: new SQSClient({ ...clientConfig, endpoint: endpoints.sqs }),
@@ -234,6 +237,7 @@ function configureHandlers(endpoints: LocalService['endpoints'], resources: Prov
     BULK_QUEUE_URL: resources.queues.BulkQueue ?? '',
     WEBHOOK_QUEUE_URL: resources.queues.WebhookQueue ?? '',
     AGGREGATE_QUEUE_URL: resources.queues.AggregateQueue ?? '',
+    DEAD_LETTER_QUEUE_URLS: Object.entries(resources.queues).filter(([name]) => name.endsWith('DeadLetterQueue')).map(([, url]) => url).join(','),
     HEALTH_PROBE_URLS: Object.entries(endpoints).map(([name, url]) => `${name}=${url}`).join(','),
     POWERTOOLS_DEV: 'true',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',

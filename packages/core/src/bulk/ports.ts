@@ -45,6 +45,9 @@ export interface BulkDomainRecord {
   searchId: string;
   attempts: number;
   startedAt: string | null;
+  /** When its message was last re-sent by the re-drive (absent: only the upload's send), and how many times. */
+  queuedAt?: string | null;
+  redrives?: number;
   totalCompetitors: number | null;
   likelyCompetitors: number | null;
   error: string | null;
@@ -98,7 +101,28 @@ export interface BulkJobStore {
   activeJobs(): AsyncIterable<{ accountId: string; jobId: string }>;
   /** Domains of a job still pending or running. */
   unfinishedDomains(jobId: string): AsyncIterable<BulkDomainRecord>;
+  /** Records an attempt; a final state (delivered, abandoned) also drops the job's owed-webhook marker. */
   recordWebhookAttempt(accountId: string, jobId: string, attempt: WebhookAttempt, state: BulkJobRecord['webhookState']): Promise<void>;
+  /**
+   * Notes that the domain's message is being sent again: queuedAt = at, redrives + 1, conditioned on the domain being
+   * as read (same state, attempts and redrives), so that two re-drivers never both count one re-drive. False otherwise.
+   */
+  noteDomainRedrive(domain: BulkDomainRecord, at: string): Promise<boolean>;
+  /** running -> pending for an attempt known dead (the local runtime's restart: the DATA_DIR lock proves it). */
+  releaseDomain(domain: BulkDomainRecord, at: string): Promise<boolean>;
+  /** Jobs whose completion webhook is still owed (markers written with jobs that have a webhookUrl). */
+  owedWebhooks(): AsyncIterable<OwedWebhook>;
+  /** Notes a re-drive of the job's webhook (conditioned on `redrives` as read); false when another re-driver did. */
+  noteWebhookRedrive(owed: OwedWebhook, at: string): Promise<boolean>;
+  /** Drops an owed-webhook marker whose job no longer owes it (a crash between the attempt and the marker's delete). */
+  dropOwedWebhook(jobId: string): Promise<void>;
+}
+
+export interface OwedWebhook {
+  accountId: string;
+  jobId: string;
+  redrives: number;
+  redrivenAt: string | null;
 }
 
 /** The message of one domain on the bulk queue. */
@@ -106,6 +130,34 @@ export interface DomainMessage {
   accountId: string;
   jobId: string;
   seq: number;
+}
+
+/** A message read from a dead-letter queue; `remove` deletes it once it has been dealt with. */
+export interface DeadLetter {
+  body: string;
+  remove(): Promise<void>;
+}
+
+/** A dead-letter queue the re-drive drains (those of the bulk, webhook and aggregate queues). */
+export interface DeadLetterQueue {
+  name: string;
+  /** Up to `max` messages (fewer when the queue holds fewer); an empty list when it is empty. */
+  receive(max: number): Promise<DeadLetter[]>;
+}
+
+/** Settled searches not yet counted in their account's company rows (their pending aggregation items). */
+export interface PendingAggregations {
+  /** Pending items whose message was last sent before `sentBefore` (all of them when null). */
+  stale(sentBefore: string | null): AsyncIterable<PendingAggregation>;
+  /** Notes a re-send (sentAt = at, redrives + 1), conditioned on the item still existing with `redrives` as read. */
+  noteRedrive(pending: PendingAggregation, at: string): Promise<boolean>;
+}
+
+export interface PendingAggregation {
+  accountId: string;
+  searchId: string;
+  sentAt: string;
+  redrives: number;
 }
 
 export interface DomainQueue {

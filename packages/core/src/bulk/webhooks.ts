@@ -31,6 +31,12 @@ export function verifySignature(header: string, body: string, secret: string, op
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/** Attempt n failed: the next one waits this long (30 s, doubling, at most 6 hours). */
+export const webhookRetryDelaySeconds = (attempt: number) => Math.min(FIRST_RETRY_SECONDS * 2 ** attempt, MAX_BACKOFF_SECONDS);
+
+/** A job has one completion event; its id derives from the job's, so that a re-sent message carries the same id. */
+export const webhookEventId = (jobId: string) => `evt_${jobId.replace(/^job_/, '')}`;
+
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
 /** Owes the job's completion event to its webhook, when it has one. */
@@ -38,7 +44,7 @@ export async function enqueueWebhook(deps: { jobs: BulkJobStore; webhookQueue: W
   const job = await deps.jobs.getJob(accountId, jobId);
   if (!job?.webhookUrl || job.webhookState !== 'pending') return;
   const now = deps.clock.now().toISOString();
-  await deps.webhookQueue.enqueue({ accountId, jobId, eventId: deps.ids.next('evt'), firstAttemptAt: now, attempt: 0, notBefore: now }, 0);
+  await deps.webhookQueue.enqueue({ accountId, jobId, eventId: webhookEventId(jobId), firstAttemptAt: now, attempt: 0, notBefore: now }, 0);
 }
 
 export interface WebhookServiceDeps {
@@ -82,7 +88,7 @@ export class WebhookService {
       error = (e as Error).message.slice(0, 200);
     }
     const delivered = status !== null && status >= 200 && status < 300;
-    const backoff = Math.min(FIRST_RETRY_SECONDS * 2 ** message.attempt, MAX_BACKOFF_SECONDS);
+    const backoff = webhookRetryDelaySeconds(message.attempt);
     const next = new Date(now.getTime() + backoff * 1000);
     const giveUp = !delivered && next.getTime() > Date.parse(message.firstAttemptAt) + RETRY_WINDOW_MS;
     await jobs.recordWebhookAttempt(message.accountId, message.jobId, { at: now.toISOString(), status, error }, delivered ? 'delivered' : giveUp ? 'abandoned' : 'pending');
