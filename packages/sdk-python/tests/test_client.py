@@ -214,14 +214,14 @@ class BulkUploadTest(unittest.TestCase):
         with FakeApi([(202, {}, self.ACCEPTED), (201, {}, url)]) as fake:
             c, _ = client(fake)
             c.upload_bulk("domain\nstripe.com\n", limit=5, types=["Direct", "Indirect"], min_match_score=60, countries=["US", "DE"], exclude=["paypal.com"])
-            c.create_upload_url(limit=5, types=["Direct"], min_match_score=60, countries=["US"], exclude=["paypal.com"])
+            c.create_upload_url(size_bytes=2048, limit=5, types=["Direct"], min_match_score=60, countries=["US"], exclude=["paypal.com"])
         query = urllib.parse.parse_qs(urllib.parse.urlsplit(fake.requests[0].path).query)
         self.assertEqual(
             {k: v[0] for k, v in query.items()},
             {"limit": "5", "types": "Direct,Indirect", "minMatchScore": "60", "countries": "US,DE", "exclude": "paypal.com"},
         )
         self.assertEqual(
-            json.loads(fake.requests[1].body), {"limit": 5, "types": ["Direct"], "minMatchScore": 60, "countries": ["US"], "exclude": ["paypal.com"]}
+            json.loads(fake.requests[1].body), {"sizeBytes": 2048, "limit": 5, "types": ["Direct"], "minMatchScore": 60, "countries": ["US"], "exclude": ["paypal.com"]}
         )
 
 
