@@ -177,7 +177,10 @@ describe('defects from the review', () => {
 
   it('alarms on the age of the oldest message of every work queue', () => {
     const ages = resources(prod.api, 'AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage');
-    expect(ages.map(([id]) => id.replace(/Observability|OldestMessage.*/g, '')).sort()).toEqual(['AggregateQueue', 'BulkQueue', 'WebhookQueue']);
+    const queues = ages.map(([id]) => id.replace(/Observability|OldestMessage.*/g, '')).sort();
+    // The work queues page on a backlog; the dead-letter queues (their own age alarms, test/infra/stacks.test.ts) on a
+    // dead letter the sweeper's re-drive has not drained.
+    expect(queues.filter((q) => !/DeadLetter/.test(q))).toEqual(['AggregateQueue', 'BulkQueue', 'WebhookQueue']);
   });
 
   it('gives every log group retention, CDK\'s own handlers\' included, and points every function at one', () => {
