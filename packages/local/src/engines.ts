@@ -53,7 +53,7 @@ export async function freePort(): Promise<number> {
 export function checkJava(): void {
   const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
   if (result.error || result.status !== 0) {
-    throw new Error('DynamoDB Local needs Java 17 or newer, and `java` was not found. Install it (Debian/Ubuntu: apt-get install -y openjdk-17-jre-headless).');
+    throw new Error('DynamoDB Local needs Java 17 or newer, and `java` was not found. Install it (Debian/Ubuntu: apt-get install -y openjdk-17-jdk-headless).');
   }
   const match = /version "(\d+)/.exec(`${result.stderr}${result.stdout}`);
   const major = match ? Number(match[1]) : 0;
