@@ -10,7 +10,7 @@ afterEach(() => {
 describe('checkJava', () => {
   it('names Java 17 and how to install it when java is not on the PATH', () => {
     process.env.PATH = '/nonexistent';
-    expect(() => checkJava()).toThrow(/Java 17 or newer.*apt-get install -y openjdk-17-jre-headless/);
+    expect(() => checkJava()).toThrow(/Java 17 or newer.*apt-get install -y openjdk-17-jdk-headless/);
   });
 
   it('passes on this machine, which has Java 17+', () => {
