@@ -1,35 +1,21 @@
 // db adapter (secondary): settled searches not yet counted in their account's company rows, found through the sparse
 // GSI1 keys their pending item carries (written by the ledger's settle, gone with the item), for the re-drive of
 // aggregate messages that were lost. One Query per shard, never a Scan.
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PendingAggregation, PendingAggregations } from '@rivals/core';
 import type { TableRef } from './client.js';
 import { isConditionFailure } from './conditions.js';
-import { GSI1, keys } from './keys.js';
+import { keys } from './keys.js';
+import { shardItemsBefore } from './shards.js';
 
 export class DynamoPendingAggregations implements PendingAggregations {
   constructor(private readonly table: TableRef) {}
 
   async *stale(sentBefore: string | null): AsyncIterable<PendingAggregation> {
-    for (const shard of keys.pendingAggregationShards()) {
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const page = await this.table.client.send(
-          new QueryCommand({
-            TableName: this.table.tableName,
-            IndexName: GSI1,
-            // The sort key starts with when the message was last sent: ISO times compare as strings.
-            KeyConditionExpression: sentBefore ? 'gsi1pk = :shard AND gsi1sk < :before' : 'gsi1pk = :shard',
-            ExpressionAttributeValues: { ':shard': shard, ...(sentBefore ? { ':before': sentBefore } : {}) },
-            ExclusiveStartKey,
-          }),
-        );
-        for (const item of page.Items ?? []) {
-          const [sentAt = '', accountId = '', searchId = ''] = String(item.gsi1sk).split('#');
-          yield { accountId, searchId, sentAt, redrives: Number(item.redrives ?? 0) };
-        }
-        ExclusiveStartKey = page.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
+    // The sort key starts with when the message was last sent.
+    for await (const item of shardItemsBefore(this.table, keys.pendingAggregationShards(), sentBefore)) {
+      const [sentAt = '', accountId = '', searchId = ''] = String(item.gsi1sk).split('#');
+      yield { accountId, searchId, sentAt, redrives: Number(item.redrives ?? 0) };
     }
   }
 
