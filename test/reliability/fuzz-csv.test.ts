@@ -12,7 +12,9 @@ import { anyText, csvFile } from './arbitraries.js';
 
 const TOTAL = Number(process.env.FUZZ_RUNS ?? 600);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
-const FORMULA = /^[=+\-@\t\r]/;
+// What the writer neutralises: the four formula leads, their fullwidth forms, and the control characters a
+// spreadsheet skips before reading a formula (tab, CR, LF).
+const FORMULA = /^[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\t\r\n]/;
 const inputs: Record<string, number> = {};
 afterAll(() => console.log(`[reliability] CSV fuzz: ${JSON.stringify(inputs)}, seed ${SEED} (FUZZ_RUNS=${TOTAL})`));
 
