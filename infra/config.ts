@@ -33,6 +33,8 @@ export interface StageConfig {
   /** Secrets Manager secret (name or ARN) holding the providers' keys as JSON, read at init. */
   providerSecret?: string;
   bedrockModelId?: string;
+  /** Hours between scheduled watchlist monitor runs (docs/monitoring.md); default 24. */
+  monitorEveryHours: number;
 }
 
 const text = (node: Node, name: string): string | undefined => {
@@ -94,5 +96,6 @@ export function stageConfig(node: Node, stageOverride?: string): StageConfig {
     providers,
     ...(text(node, 'providerSecret') ? { providerSecret: text(node, 'providerSecret')! } : {}),
     ...(text(node, 'bedrockModelId') ? { bedrockModelId: text(node, 'bedrockModelId')! } : {}),
+    monitorEveryHours: Math.max(1, whole(node, 'monitorEveryHours', 24)),
   };
 }

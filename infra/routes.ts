@@ -51,8 +51,14 @@ export const ROUTES: RouteSpec[] = [
   { id: 'RevokeShare', method: 'DELETE', path: '/api/searches/{id}/share', entry: 'functions/http/revoke-share.ts', auth: true },
   { id: 'GetShared', method: 'GET', path: '/api/shared/{token}', entry: 'functions/http/get-shared.ts', auth: false },
   { id: 'ListSavedCompanies', method: 'GET', path: '/api/saved-companies', entry: 'functions/http/list-saved-companies.ts', auth: true, indexes: ['gsi1'] },
-  { id: 'SaveCompany', method: 'POST', path: '/api/saved-companies', entry: 'functions/http/save-company.ts', auth: true },
+  // Saving researches the company (free) to record its monitoring baseline: the search's engine and knowledge base.
+  { id: 'SaveCompany', method: 'POST', path: '/api/saved-companies', entry: 'functions/http/save-company.ts', auth: true, knowledgeBase: true, memoryMb: 1024, timeoutSeconds: 28 },
   { id: 'RemoveSavedCompany', method: 'DELETE', path: '/api/saved-companies/{domain}', entry: 'functions/http/remove-saved-company.ts', auth: true },
+  // Watchlist monitoring (docs/monitoring.md). Reading one company's changes marks them seen (a write).
+  { id: 'ListChanges', method: 'GET', path: '/api/changes', entry: 'functions/http/list-changes.ts', auth: true, access: 'write', indexes: ['gsi1'] },
+  { id: 'SetWebhookEndpoint', method: 'PUT', path: '/api/webhook-endpoint', entry: 'functions/http/set-webhook-endpoint.ts', auth: true },
+  { id: 'GetWebhookEndpoint', method: 'GET', path: '/api/webhook-endpoint', entry: 'functions/http/get-webhook-endpoint.ts', auth: true },
+  { id: 'RemoveWebhookEndpoint', method: 'DELETE', path: '/api/webhook-endpoint', entry: 'functions/http/remove-webhook-endpoint.ts', auth: true },
   { id: 'CreateApiKey', method: 'POST', path: '/api/auth/api-keys', entry: 'functions/http/create-api-key.ts', auth: true },
   { id: 'ListApiKeys', method: 'GET', path: '/api/auth/api-keys', entry: 'functions/http/list-api-keys.ts', auth: true },
   // Both revocation routes run the same handler: the id comes from the path or from the body.
@@ -68,6 +74,8 @@ export const WORKERS = {
   webhookSender: { id: 'WebhookSenderWorker', entry: 'functions/workers/webhook-sender.ts', timeoutSeconds: 30, batchSize: 10, maxConcurrency: 5 },
   /** One message per settled search: counts it in the account's my-companies rows (off the search's path). */
   aggregate: { id: 'AggregateWorker', entry: 'functions/workers/aggregate.ts', timeoutSeconds: 30, batchSize: 10, maxConcurrency: 5 },
+  /** Watched companies of a monitor run, five to a message, each researched within 25 s; at most 5 x 2 messages at once. */
+  monitor: { id: 'MonitorWorker', entry: 'functions/workers/monitor.ts', timeoutSeconds: 180, batchSize: 2, maxConcurrency: 5, memoryMb: 1024 },
 } as const;
 export const UPLOADS_PREFIX = 'uploads/';
 /**
@@ -83,12 +91,17 @@ export interface ScheduledSpec {
   indexes?: string[];
   everyMinutes: number;
   timeoutSeconds: number;
+  /** The function reads the knowledge base (its bundle carries the index). */
+  knowledgeBase?: boolean;
 }
 
 export const SCHEDULED: ScheduledSpec[] = [
   // Refunds searches whose process died; a search is overdue 60 s after its 25 s deadline, so a lost credit is back
   // within about 6 minutes. Also bulk domains stuck past their deadline (functions/workers/sweeper.ts).
   { id: 'Sweeper', entry: 'functions/workers/sweeper.ts', everyMinutes: 5, timeoutSeconds: 120, indexes: ['gsi1'] },
+  // Starts a monitor run when the knowledge base's version changed (a deploy) or monitorEveryHours passed (daily by
+  // default); a tick with nothing due reads one item. The fan-out sends every watched company to the monitor queue.
+  { id: 'MonitorSchedule', entry: 'functions/workers/monitor-schedule.ts', everyMinutes: 60, timeoutSeconds: 300, knowledgeBase: true },
 ];
 
 /** A route's table access: as declared, else read for GET and write for the rest. */
@@ -102,6 +115,8 @@ export const ENV = {
   bulkQueue: 'BULK_QUEUE_URL',
   webhookQueue: 'WEBHOOK_QUEUE_URL',
   aggregateQueue: 'AGGREGATE_QUEUE_URL',
+  monitorQueue: 'MONITOR_QUEUE_URL',
+  monitorEveryHours: 'MONITOR_EVERY_HOURS',
   bulkMaxDomains: 'BULK_MAX_DOMAINS',
   discoveriesPerHour: 'DISCOVERIES_PER_HOUR',
   table: 'TABLE_NAME',

@@ -24,7 +24,7 @@ export function buildStage(app: App, stageName?: string): Stage {
   const api = new ApiStack(app, `${prefix}-Api`, {
     env,
     table: stateful.table,
-    bulk: { uploads: stateful.uploads, bulkQueue: stateful.bulkQueue, webhookQueue: stateful.webhookQueue, aggregateQueue: stateful.aggregateQueue },
+    bulk: { uploads: stateful.uploads, bulkQueue: stateful.bulkQueue, webhookQueue: stateful.webhookQueue, aggregateQueue: stateful.aggregateQueue, monitorQueue: stateful.monitorQueue },
     deadLetterQueues: [stateful.bulkDeadLetterQueue, stateful.aggregateDeadLetterQueue],
     config,
     version: process.env.npm_package_version ?? '0.1.0',

@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3UploadStore, s3Client, SqsAggregationQueue, SqsDomainQueue, SqsWebhookQueue } from '@rivals/aws';
 import { BULK_MAX_UPLOAD_BYTES } from '@rivals/contracts';
 import { BulkService, BulkSweeper, systemClock, WebhookService, type WebhookTransport } from '@rivals/core';
-import { DynamoBulkJobStore, DynamoSearchStore, DynamoWebhookSecretStore } from '@rivals/db';
+import { DynamoBulkJobStore, DynamoMonitorStore, DynamoSearchStore, DynamoWebhookSecretStore } from '@rivals/db';
 import { config } from './config.js';
 import { lazy, services } from './container.js';
 import { logger } from './observability.js';
@@ -17,6 +17,8 @@ export const bulkJobs = lazy(() => new DynamoBulkJobStore(services().table, serv
 export const webhookSecrets = lazy(() => new DynamoWebhookSecretStore(services().table));
 export const webhookQueue = lazy(() => new SqsWebhookQueue(sqs(), config.webhookQueueUrl));
 export const searchStore = lazy(() => new DynamoSearchStore(services().table));
+/** Watchlist monitoring's table side (docs/monitoring.md): watched rows, changes, runs, the endpoint and its events. */
+export const monitorStore = lazy(() => new DynamoMonitorStore(services().table));
 
 /**
  * Where a settled search (an API search or a bulk domain) is sent to be counted in my-companies. Best effort: a failed
@@ -68,7 +70,7 @@ export const useWebhookTransport = (t: WebhookTransport) => {
 
 const makeWebhookService = async () => {
   transport ??= (await import('@rivals/crawler')).createWebhookTransport();
-  return new WebhookService({ jobs: bulkJobs(), secrets: webhookSecrets(), queue: webhookQueue(), transport, clock: systemClock });
+  return new WebhookService({ jobs: bulkJobs(), secrets: webhookSecrets(), queue: webhookQueue(), transport, clock: systemClock, watch: { events: monitorStore(), endpoints: monitorStore() } });
 };
 let webhookServicePromise: Promise<WebhookService> | undefined;
 export const webhookService = Object.assign(() => (webhookServicePromise ??= makeWebhookService()), { reset: () => (webhookServicePromise = undefined) });

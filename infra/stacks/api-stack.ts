@@ -18,7 +18,7 @@ import { WebFront } from '../constructs/web-front.js';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
 import { DASHBOARD_DIST } from '../web.js';
-import { BulkWorkers, grantAggregate, grantBulk, type BulkResources } from './bulk-workers.js';
+import { BulkWorkers, grantAggregate, grantBulk, grantMonitor, type BulkResources } from './bulk-workers.js';
 
 export interface ApiStackProps extends StackProps {
   table: ITable;
@@ -182,16 +182,28 @@ export class ApiStack extends Stack {
     }
 
     for (const job of SCHEDULED) {
-      const fn = new ApiFunction(this, `${job.id}Function`, { entry: job.entry, environment, retainLogs: config.retainData, timeout: Duration.seconds(job.timeoutSeconds) }).bindTable(props.table, 'write', { indexes: job.indexes ?? [] });
+      const fn = new ApiFunction(this, `${job.id}Function`, {
+        entry: job.entry,
+        knowledgeBase: job.knowledgeBase ?? false,
+        environment,
+        retainLogs: config.retainData,
+        timeout: Duration.seconds(job.timeoutSeconds),
+        ...(job.knowledgeBase ? { memorySize: 1024 } : {}),
+      }).bindTable(props.table, 'write', { indexes: job.indexes ?? [] });
       grantBulk(fn, { table: props.table, ...props.bulk }); // the sweeper also sweeps bulk domains
+      if (job.id === 'MonitorSchedule') {
+        grantMonitor(fn, props.bulk.monitorQueue);
+        fn.addEnvironment(ENV.monitorEveryHours, String(config.monitorEveryHours));
+      }
       this.functions[job.id] = fn;
       new Rule(this, `${job.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(job.everyMinutes)), targets: [new LambdaFunction(fn, { retryAttempts: 0 })] });
     }
 
     const workers = new BulkWorkers(this, 'Bulk', { table: props.table, ...props.bulk, environment, retainLogs: config.retainData });
     Object.assign(this.functions, workers.functions);
-    // The bulk worker researches with the same engine as a search, so with the same providers.
+    // The bulk and monitor workers research with the same engine as a search, so with the same providers.
     this.enableProviders(workers.functions[WORKERS.bulkDomain.id]!, config);
+    this.enableProviders(workers.functions[WORKERS.monitor.id]!, config);
 
     if (config.waf) this.firewall(config.wafRateLimit);
 
@@ -209,6 +221,7 @@ export class ApiStack extends Stack {
       ...(config.domainName ? { domainName: config.domainName, certificateArn: config.certificateArn! } : {}),
     });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address of the API' });
+    new CfnOutput(this, 'MonitorQueueUrl', { value: props.bulk.monitorQueue.queueUrl, description: 'The monitor queue (npm run admin -- --stage <stage> monitor run)' });
     new CfnOutput(this, 'TableName', { value: props.table.tableName, description: 'The single table (for the operator command)' });
     new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn, description: 'SNS topic the alarms notify' });
   }

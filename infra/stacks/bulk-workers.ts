@@ -20,6 +20,7 @@ export interface BulkResources {
   bulkQueue: IQueue;
   webhookQueue: IQueue;
   aggregateQueue: IQueue;
+  monitorQueue: IQueue;
 }
 
 /** Environment of every function that touches bulk jobs. */
@@ -48,6 +49,13 @@ export function grantBulk(fn: ApiFunction, r: BulkResources, options: { uploads?
 /** The functions that settle searches (the search route, the bulk domain worker) send to the aggregate queue. */
 export function grantAggregate(fn: ApiFunction, queue: IQueue) {
   fn.addEnvironment(ENV.aggregateQueue, queue.queueUrl);
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
+  if (queue.encryptionMasterKey) fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [queue.encryptionMasterKey.keyArn] }));
+}
+
+/** The functions that start monitor runs or check watched companies send to the monitor queue. */
+export function grantMonitor(fn: ApiFunction, queue: IQueue) {
+  fn.addEnvironment(ENV.monitorQueue, queue.queueUrl);
   fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
   if (queue.encryptionMasterKey) fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [queue.encryptionMasterKey.keyArn] }));
 }
@@ -92,6 +100,10 @@ export class BulkWorkers extends Construct {
     webhooks.addEventSource(
       new SqsEventSource(props.webhookQueue, { batchSize: WORKERS.webhookSender.batchSize, maxConcurrency: WORKERS.webhookSender.maxConcurrency, reportBatchItemFailures: true }),
     );
+
+    // Watchlist monitoring: checks watched companies with the search's engine and owes webhook events (docs/monitoring.md).
+    const monitor = make(WORKERS.monitor, true);
+    monitor.addEventSource(new SqsEventSource(props.monitorQueue, { batchSize: WORKERS.monitor.batchSize, maxConcurrency: WORKERS.monitor.maxConcurrency, reportBatchItemFailures: true }));
 
     // Counts settled searches in my-companies: the table only (no bulk grants); consuming the queue is the event
     // source's own grant.

@@ -28,6 +28,7 @@ export class StatefulStack extends Stack {
   readonly bulkDeadLetterQueue: Queue;
   readonly webhookQueue: Queue;
   readonly aggregateQueue: Queue;
+  readonly monitorQueue: Queue;
   readonly aggregateDeadLetterQueue: Queue;
   readonly key?: Key;
 
@@ -85,6 +86,13 @@ export class StatefulStack extends Stack {
       visibilityTimeout: Duration.seconds(180),
       retentionPeriod: Duration.days(4),
       deadLetterQueue: { queue: this.bulkDeadLetterQueue, maxReceiveCount: 5 },
+    });
+    // Watched companies of monitor runs (docs/monitoring.md); six times the monitor worker's 180 s timeout. A check that
+    // keeps failing is dropped to the dead-letter queue; the next run checks the company again.
+    this.monitorQueue = queue('MonitorQueue', {
+      visibilityTimeout: Duration.seconds(1080),
+      retentionPeriod: Duration.days(1),
+      deadLetterQueue: { queue: this.bulkDeadLetterQueue, maxReceiveCount: 3 },
     });
     // Settled searches to count in my-companies. A message that keeps failing is harmless to drop: the search's pending
     // item stays, and the account's next GET /api/my-companies counts it.

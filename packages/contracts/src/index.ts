@@ -6,3 +6,4 @@ export * from './bulk.js';
 export * from './pages.js';
 export * from './api-keys.js';
 export * from './headers.js';
+export * from './monitor.js';

@@ -6,4 +6,4 @@ export type { Resolver, TlsOptions } from './connector.js';
 export type { SkipReason } from './skip.js';
 export { isBlockedAddress } from './address-filter.js';
 export { extractFacts, type PageFacts } from './extract.js';
-export { createWebhookTransport, type WebhookTransportOptions } from './webhook.js';
+export { checkWebhookUrl, createWebhookTransport, type WebhookTransportOptions } from './webhook.js';

@@ -16,3 +16,4 @@ export * from './bulk.js';
 export * from './rate-limits.js';
 export * from './ledger-entries.js';
 export * from './discovered.js';
+export * from './monitor.js';

@@ -128,7 +128,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     const workers = startLocalWorkers({
       projectRoot: PROJECT_ROOT,
       sqs: new SQSClient({ ...CLIENT_CONFIG, endpoint: endpoints.sqs }),
-      queues: { bulk: resources.queues.BulkQueue!, webhook: resources.queues.WebhookQueue!, aggregate: resources.queues.AggregateQueue! },
+      queues: { bulk: resources.queues.BulkQueue!, webhook: resources.queues.WebhookQueue!, aggregate: resources.queues.AggregateQueue!, monitor: resources.queues.MonitorQueue! },
       onObjectEvent: engines.s3.onObjectEvent,
       bucket: resources.bucketName,
       log,
@@ -200,6 +200,7 @@ function configureHandlers(endpoints: LocalService['endpoints'], resources: Prov
     BULK_QUEUE_URL: resources.queues.BulkQueue ?? '',
     WEBHOOK_QUEUE_URL: resources.queues.WebhookQueue ?? '',
     AGGREGATE_QUEUE_URL: resources.queues.AggregateQueue ?? '',
+    MONITOR_QUEUE_URL: resources.queues.MonitorQueue ?? '',
     HEALTH_PROBE_URLS: Object.entries(endpoints).map(([name, url]) => `${name}=${url}`).join(','),
     POWERTOOLS_DEV: 'true',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
