@@ -12,7 +12,7 @@ export const handler = httpRoute({
     const { row, created } = await services().watchlist.save(principal.accountId, body);
     if (!created) return { statusCode: 200, body: row };
     // Without a baseline (the research failed), the monitor's first check records one and reports nothing.
-    const watched = await monitorChecks().watch({ accountId: principal.accountId, domain: row.domain });
-    return { statusCode: 201, body: watched ? { ...row, lastCheckedAt: new Date().toISOString() } : row };
+    const lastCheckedAt = await monitorChecks().watch({ accountId: principal.accountId, domain: row.domain });
+    return { statusCode: 201, body: { ...row, lastCheckedAt } };
   },
 });

@@ -60,12 +60,13 @@ export class MonitorService {
 
   /**
    * Saving a company: records its baseline (free). When the research fails the row has none, and the first check
-   * records one without reporting changes.
+   * records one without reporting changes. Returns when the baseline was recorded (its lastCheckedAt), or null.
    */
-  async watch(target: WatchTarget): Promise<boolean> {
+  async watch(target: WatchTarget): Promise<string | null> {
     const competitors = await this.research(target);
-    if (!competitors) return false;
-    return this.deps.store.setBaseline(target, competitors, this.deps.clock.now().toISOString());
+    if (!competitors) return null;
+    const checkedAt = this.deps.clock.now().toISOString();
+    return (await this.deps.store.setBaseline(target, competitors, checkedAt)) ? checkedAt : null;
   }
 
   /** Checks one watched company for run `runId`. */
