@@ -79,6 +79,8 @@ export const keys = {
   changeOfDomain: (accountId: string, domain: string, detectedAt: string, changeId: string) => ({ gsi1pk: `CHANGES#${accountId}#${domain}`, gsi1sk: `${detectedAt}#${changeId}` }),
   /** A monitor run and its counters; the schedule's state (last knowledge-base version, last scheduled run). */
   monitorRun: (runId: string) => ({ pk: `MONITORRUN#${runId}`, sk: 'RUN' }),
+  /** A company whose check in the run found changes (the operator's report). */
+  monitorFinding: (runId: string, accountId: string, domain: string) => ({ pk: `MONITORRUN#${runId}`, sk: `FOUND#${accountId}#${domain}` }),
   monitorState: () => ({ pk: 'MONITOR#STATE', sk: 'STATE' }),
   /** The account's webhook endpoint (watchlist events) and the events owed to it. */
   webhookEndpoint: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'WEBHOOKENDPOINT' }),

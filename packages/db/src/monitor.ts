@@ -5,8 +5,8 @@
 // the event owed to the account's endpoint, and the run's counters, so that a redelivered message records nothing.
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Change, WatchedCompetitor, WebhookAttempt } from '@rivals/contracts';
-import type { ChangesRequest, CheckRecord, MonitorRun, MonitorState, MonitorStore, Page, WatchEventRecord, WatchEventStore, WatchState, WatchTarget, WebhookEndpointStore } from '@rivals/core';
-import { transact, type TableRef } from './client.js';
+import type { ChangesRequest, CheckRecord, MonitorRun, MonitorState, MonitorStore, Page, RunFinding, WatchEventRecord, WatchEventStore, WatchState, WatchTarget, WebhookEndpointStore } from '@rivals/core';
+import { queryPages, transact, type TableRef } from './client.js';
 import { failedCondition, isConditionFailure } from './conditions.js';
 import { queryKeyPage } from './cursor.js';
 import { GSI1, keys, withoutKeys } from './keys.js';
@@ -16,6 +16,12 @@ const CHANGE_TTL_SECONDS = 365 * 24 * 3600;
 const EVENT_TTL_SECONDS = 30 * 24 * 3600;
 const ttlAfter = (at: string, seconds: number) => Math.floor(Date.parse(at) / 1000) + seconds;
 const NOT_CHECKED_BY_RUN = 'attribute_exists(pk) AND (attribute_not_exists(lastRunId) OR lastRunId <> :run)';
+
+const countKinds = (changes: Change[]) => {
+  const counts: Partial<Record<Change['kind'], number>> = {};
+  for (const c of changes) counts[c.kind] = (counts[c.kind] ?? 0) + 1;
+  return counts;
+};
 
 const toChange = (item: Record<string, unknown>): Change => ({
   id: item.id as string,
@@ -92,6 +98,9 @@ export class DynamoMonitorStore implements MonitorStore, WebhookEndpointStore, W
               Item: { ...keys.change(accountId, change.detectedAt, change.id), ...keys.changeOfDomain(accountId, domain, change.detectedAt, change.id), ...change, ttl: ttlAfter(checkedAt, CHANGE_TTL_SECONDS) },
             },
           })),
+          ...(changes.length
+            ? [{ Put: { TableName: this.name, Item: { ...keys.monitorFinding(runId, accountId, domain), accountId, domain, changes: countKinds(changes), ttl: ttlAfter(checkedAt, EVENT_TTL_SECONDS) } } }]
+            : []),
           ...(event
             ? [{ Put: { TableName: this.name, Item: { ...keys.watchEvent(accountId, event.eventId), accountId, eventId: event.eventId, body: event.body, state: 'pending', attempts: [], ttl: ttlAfter(checkedAt, EVENT_TTL_SECONDS) } } }]
             : []),
@@ -164,6 +173,13 @@ export class DynamoMonitorStore implements MonitorStore, WebhookEndpointStore, W
     } catch (error) {
       if (!isConditionFailure(error)) throw error; // not watched, or nothing unseen
     }
+  }
+
+  async listFound(runId: string): Promise<RunFinding[]> {
+    const found: RunFinding[] = [];
+    for await (const page of queryPages(this.table, { KeyConditionExpression: 'pk = :pk AND begins_with(sk, :found)', ExpressionAttributeValues: { ':pk': keys.monitorRun(runId).pk, ':found': 'FOUND#' } }))
+      for (const item of page.Items ?? []) found.push({ accountId: item.accountId as string, domain: item.domain as string, changes: item.changes as RunFinding['changes'] });
+    return found;
   }
 
   async createRun(run: MonitorRun): Promise<boolean> {

@@ -5,8 +5,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_FREE_CREDITS } from '@rivals/core';
-import { createDocumentClient, createDynamoClient, DynamoDiscoveredStore } from '@rivals/db';
+import { DEFAULT_FREE_CREDITS, MonitorService, systemClock, ulidIds } from '@rivals/core';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { SqsMonitorQueue } from '@rivals/aws';
+import { createDocumentClient, createDynamoClient, DynamoDiscoveredStore, DynamoMonitorStore } from '@rivals/db';
+import { loadKnowledgeBase } from '@rivals/kb';
 import { discoveredAsSectorYaml } from './discovered-export.js';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './engines.js';
 import { DEFAULT_PORT, runningInstance } from './instance.js';
@@ -25,17 +28,34 @@ const port = (value: string) => {
   return n;
 };
 
-/** The table of a deployed stage, from its API stack's outputs (your AWS credentials and region). */
-async function tableOfStage(stage: string): Promise<string> {
+/** An output of a deployed stage's API stack (your AWS credentials and region). */
+async function stageOutput(stage: string, key: string): Promise<string> {
   const cloudFormation = new CloudFormationClient({});
   try {
     const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: `Rivals-${stage}-Api` }));
-    const tableName = Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === 'TableName')?.OutputValue;
-    if (!tableName) throw new Error(`stack Rivals-${stage}-Api has no TableName output: is it deployed?`);
-    return tableName;
+    const value = Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === key)?.OutputValue;
+    if (!value) throw new Error(`stack Rivals-${stage}-Api has no ${key} output: is it deployed?`);
+    return value;
   } finally {
     cloudFormation.destroy();
   }
+}
+
+/** The table of a deployed stage, from its API stack's outputs. */
+const tableOfStage = (stage: string) => stageOutput(stage, 'TableName');
+
+/** The monitor queue of the local service, a deployed stage (its MonitorQueueUrl output), or MONITOR_QUEUE_URL. */
+async function monitorQueueOf(options: { table?: string; stage?: string; port: number }): Promise<{ sqs: SQSClient; queueUrl: string }> {
+  if (options.stage) return { sqs: new SQSClient({}), queueUrl: await stageOutput(options.stage, 'MonitorQueueUrl') };
+  if (options.table ?? process.env.TABLE_NAME) {
+    const queueUrl = process.env.MONITOR_QUEUE_URL;
+    if (!queueUrl) throw new Error('set MONITOR_QUEUE_URL (the monitor queue of that table\'s stage), or use --stage');
+    return { sqs: new SQSClient({}), queueUrl };
+  }
+  const instance = await runningInstance(join(PROJECT_ROOT, '.local'), options.port);
+  const queueUrl = instance.resources.queues.MonitorQueue;
+  if (!queueUrl) throw new Error('the local service has no monitor queue: restart it with this version');
+  return { sqs: new SQSClient({ endpoint: instance.endpoints.sqs, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }), queueUrl };
 }
 
 async function connect(options: { table?: string; stage?: string; port: number }) {
@@ -58,7 +78,7 @@ async function servicesFor(options: { table?: string; stage?: string; port: numb
   const { client, tableName } = await connect(options);
   const table = { client: createDocumentClient(client), tableName };
   const { accounts, apiKeys, audit } = tableServices(table);
-  return { accounts, keys: apiKeys, audit, discovered: new DynamoDiscoveredStore(table), close: () => client.destroy() };
+  return { accounts, keys: apiKeys, audit, discovered: new DynamoDiscoveredStore(table), monitor: new DynamoMonitorStore(table), close: () => client.destroy() };
 }
 
 const program = new Command('admin')
@@ -192,6 +212,39 @@ discovered
         console.error(`admin: ${companies.length} companies written to ${o.out}`);
       } else process.stdout.write(yaml);
     } finally {
+      s.close();
+    }
+  });
+
+const monitor = program.command('monitor').description('Watchlist monitoring: every saved company re-researched and compared (docs/monitoring.md)');
+monitor
+  .command('run')
+  .description('Run the monitor once now: every watched company is sent to the monitor queue and checked by its workers; prints what was checked and found')
+  .option('--wait <seconds>', 'how long to wait for the checks to finish', wholeNumber, 900)
+  .action(async (o: { wait: number }) => {
+    const s = await servicesFor(program.opts());
+    const { sqs, queueUrl } = await monitorQueueOf(program.opts());
+    try {
+      const service = new MonitorService({
+        store: s.monitor, endpoints: s.monitor, secrets: { get: async () => null, put: async () => undefined }, queue: new SqsMonitorQueue(sqs, queueUrl),
+        clock: systemClock, ids: ulidIds(), deadlineMs: 0, kbVersion: loadKnowledgeBase().version,
+      });
+      const started = await service.startRun('manual');
+      if (!started) throw new Error('the run could not start');
+      console.error(`admin: run ${started.id}: ${started.total} watched companies sent to the monitor queue; waiting for the checks`);
+      const until = Date.now() + o.wait * 1000;
+      let run = await s.monitor.getRun(started.id);
+      while (run && run.checked + run.failed + run.skipped < (run.total ?? 0) && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 500));
+        run = await s.monitor.getRun(started.id);
+      }
+      if (!run) throw new Error(`run ${started.id} disappeared`);
+      const done = run.checked + run.failed + run.skipped >= (run.total ?? 0);
+      if (!done) process.exitCode = 3;
+      const found = await s.monitor.listFound(run.id);
+      console.log(JSON.stringify({ runId: run.id, done, watched: run.total, checked: run.checked, failed: run.failed, skipped: run.skipped, changedCompanies: run.changed, changes: run.changes, found }, null, 2));
+    } finally {
+      sqs.destroy();
       s.close();
     }
   });

@@ -1,5 +1,5 @@
 // core: the ports of watchlist monitoring (docs/monitoring.md). Adapters (db, aws) implement them.
-import type { Change, WatchedCompetitor, WebhookAttempt } from '@rivals/contracts';
+import type { Change, ChangeKind, WatchedCompetitor, WebhookAttempt } from '@rivals/contracts';
 import type { Page, PageRequest } from '../ports.js';
 
 /** One watched company: a watchlist row of one account. */
@@ -51,6 +51,10 @@ export interface WatchEventRecord {
   attempts: WebhookAttempt[];
 }
 
+export interface RunFinding extends WatchTarget {
+  changes: Partial<Record<ChangeKind, number>>;
+}
+
 export interface CheckRecord {
   runId: string;
   checkedAt: string;
@@ -91,6 +95,8 @@ export interface MonitorStore {
   /** Sets the row's unseenChanges to 0 (no-op for a company not watched). */
   markSeen(target: WatchTarget): Promise<void>;
 
+  /** The companies whose check in run `runId` found changes, with how many of each kind (for the operator). */
+  listFound(runId: string): Promise<RunFinding[]>;
   /** Creates the run unless it exists; false when it does (another tick or a retry started it). */
   createRun(run: MonitorRun): Promise<boolean>;
   setRunTotal(runId: string, total: number): Promise<void>;
