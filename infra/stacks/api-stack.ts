@@ -173,8 +173,9 @@ export class ApiStack extends Stack {
         // Every route takes rate-limit tokens before any work, keyless ones included.
         .grantItemUpdates(props.table, [RATE_LIMIT_PARTITION]);
       if (route.path.startsWith('/api/bulk/') || route.id === 'WebhookSecret') grantBulk(fn, { table: props.table, ...props.bulk }, { uploads: route.id === 'BulkUploadUrl' });
-      // A route that researches settles searches, and sends each to be counted in my-companies.
-      if (route.knowledgeBase) grantAggregate(fn, props.bulk.aggregateQueue);
+      // A route that researches settles searches, and sends each to be counted in my-companies; saving a company
+      // researches only for its monitoring baseline and settles nothing.
+      if (route.knowledgeBase && route.id !== 'SaveCompany') grantAggregate(fn, props.bulk.aggregateQueue);
       this.functions[route.id] = fn;
       if (route.knowledgeBase) this.enableProviders(fn, config);
       const resource = this.api.root.resourceForPath(route.path);

@@ -190,7 +190,7 @@ describe('rivals-mcp over stdio', () => {
   it('lists the tools, each with an input schema, the paid ones saying what they cost', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['get_balance', 'get_bulk_job', 'get_search', 'list_history', 'list_my_companies', 'list_saved_companies', 'save_company', 'search_competitors', 'start_bulk_research'].sort(),
+      ['get_balance', 'get_bulk_job', 'get_search', 'get_watchlist_changes', 'list_history', 'list_my_companies', 'list_saved_companies', 'save_company', 'search_competitors', 'start_bulk_research'].sort(),
     );
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
     expect(tools.find((t) => t.name === 'search_competitors')?.description).toMatch(/1 CREDIT/);

@@ -84,6 +84,16 @@ describe('api stack', () => {
     expect(senders.some((id) => id.includes(WORKERS.bulkDomain.id))).toBe(true);
   });
 
+  it('monitors watchlists: an hourly schedule with the run interval, the monitor queue feeding its worker with bounded concurrency', () => {
+    const [queue] = Object.entries(stateful.findResources('AWS::SQS::Queue')).filter(([id]) => id.startsWith('MonitorQueue'));
+    expect(queue?.[1].Properties.VisibilityTimeout).toBe(WORKERS.monitor.timeoutSeconds * 6);
+    const mappings = Object.values(api.findResources('AWS::Lambda::EventSourceMapping')).filter((m) => /MonitorQueue/.test(JSON.stringify(m.Properties.EventSourceArn)));
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]?.Properties).toMatchObject({ BatchSize: WORKERS.monitor.batchSize, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: WORKERS.monitor.maxConcurrency } });
+    api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)', State: 'ENABLED' });
+    api.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ MONITOR_EVERY_HOURS: '24', MONITOR_QUEUE_URL: Match.anyValue() }) } });
+  });
+
   it('runs the sweeper on a schedule', () => {
     api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED' });
   });
@@ -233,12 +243,16 @@ describe('options', () => {
     });
   });
 
+  it('takes the monitor run interval from monitorEveryHours', () => {
+    synth({ monitorEveryHours: '6' }).api.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ MONITOR_EVERY_HOURS: '6' }) } });
+  });
+
   it('gives the search function its providers, their secret and one Bedrock model only when providers are on', () => {
     const off = synth({}).api;
     expect(JSON.stringify(off.findResources('AWS::IAM::Policy'))).not.toMatch(/bedrock|secretsmanager/);
     const on = synth({ providers: 'bedrock,openai', bedrockModelId: 'anthropic.claude-3-haiku', providerSecret: 'rivals/providers' }).api;
-    // The search function and the bulk worker both research.
-    expect(Object.keys(on.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: Match.objectLike({ RIVALS_PROVIDERS: 'bedrock,openai', BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku' }) } } }))).toHaveLength(2);
+    // The search function, the bulk worker, the monitor worker and saving a company (its baseline) all research.
+    expect(Object.keys(on.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: Match.objectLike({ RIVALS_PROVIDERS: 'bedrock,openai', BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku' }) } } }))).toHaveLength(4);
     const policies = JSON.stringify(on.findResources('AWS::IAM::Policy'));
     expect(policies).toContain('bedrock:InvokeModel');
     expect(policies).toContain('foundation-model/anthropic.claude-3-haiku');

@@ -141,6 +141,28 @@ export function createServer(rivals: Rivals): McpServer {
   );
 
   server.registerTool(
+    'get_watchlist_changes',
+    {
+      title: 'Watchlist changes',
+      description:
+        "What the monitor found in the saved companies' competitor sets, newest first: new_competitor (entered the top 25), dropped (left it), type_changed, score_changed (10 points or more), each with the competitor now and, for the last two, before. Every saved company is re-researched daily. Asking with a domain marks that company's changes seen. Free.",
+      inputSchema: {
+        domain: z.string().min(1).optional().describe('One saved company.'),
+        since: z.string().optional().describe('Only changes detected at or after this ISO 8601 time.'),
+        ...page,
+      },
+      annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    guard(async (args) => {
+      const changes = await rivals.changes.list(args);
+      return answer(
+        { ...changes },
+        `${textTable(['detectedAt', 'watched', 'kind', 'competitor', 'score', 'type', 'before'], changes.items.map((c) => [c.detectedAt, c.domain, c.kind, c.competitor.domain, c.competitor.matchScore, c.competitor.type, c.previous ? `${c.previous.type}, ${c.previous.matchScore}` : '']))}${changes.nextCursor ? `\nnextCursor: ${changes.nextCursor}` : ''}`,
+      );
+    }),
+  );
+
+  server.registerTool(
     'start_bulk_research',
     {
       title: 'Start a bulk job',
