@@ -150,7 +150,7 @@ describe('the dashboard in a browser', () => {
     await page.locator(tid('unseen-badge')).click();
     await expect.poll(() => page.locator(tid('change')).allInnerTexts()).toEqual([expect.stringMatching(/New competitor: Newcomer \(newcomer-rival\.com\)/)]);
     await shot(page, 'watchlist-timeline');
-    await page.click('text=← Watchlist');
+    await page.goBack(); // keeps the history the next test walks back through
     await page.locator(tid('saved-row')).first().waitFor();
     expect(await page.locator(tid('unseen-badge')).count()).toBe(0);
   });

@@ -3,7 +3,6 @@
 import type { Change } from '@rivals/sdk';
 import { useRoute } from 'preact-iso';
 import { DomainLink, Empty, ErrorNotice, Loading, TypeBadge } from '../components/ui.js';
-import { formatDate } from '../csv.js';
 import { usePaged } from '../hooks.js';
 import { useClient } from '../session.js';
 
@@ -58,7 +57,7 @@ export function WatchedCompanyPage() {
         <ol class="timeline" data-testid="timeline">
           {[...days].map(([day, changes]) => (
             <li key={day}>
-              <h2 class="small">{formatDate(`${day}T00:00:00Z`)}</h2>
+              <h2 class="small">{new Date(`${day}T12:00:00Z`).toLocaleDateString(undefined, { dateStyle: 'medium' })}</h2>
               <ul>
                 {changes.map((c) => (
                   <li key={c.id} data-testid="change" data-kind={c.kind}>
