@@ -46,19 +46,18 @@ export function grantBulk(fn: ApiFunction, r: BulkResources, options: { uploads?
   if (keyArns.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: keyArns }));
 }
 
-/** The functions that settle searches (the search route, the bulk domain worker) send to the aggregate queue. */
-export function grantAggregate(fn: ApiFunction, queue: IQueue) {
-  fn.addEnvironment(ENV.aggregateQueue, queue.queueUrl);
+/** Lets `fn` send to `queue`, named to it in the environment variable `env` (and use the queue's key, if any). */
+function grantSend(fn: ApiFunction, env: string, queue: IQueue) {
+  fn.addEnvironment(env, queue.queueUrl);
   fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
   if (queue.encryptionMasterKey) fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [queue.encryptionMasterKey.keyArn] }));
 }
 
-/** The functions that start monitor runs or check watched companies send to the monitor queue. */
-export function grantMonitor(fn: ApiFunction, queue: IQueue) {
-  fn.addEnvironment(ENV.monitorQueue, queue.queueUrl);
-  fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
-  if (queue.encryptionMasterKey) fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [queue.encryptionMasterKey.keyArn] }));
-}
+/** The functions that settle searches (the search route, the bulk domain worker) send to the aggregate queue. */
+export const grantAggregate = (fn: ApiFunction, queue: IQueue) => grantSend(fn, ENV.aggregateQueue, queue);
+
+/** The functions that start monitor runs send to the monitor queue. */
+export const grantMonitor = (fn: ApiFunction, queue: IQueue) => grantSend(fn, ENV.monitorQueue, queue);
 
 export class BulkWorkers extends Construct {
   readonly functions: Record<string, ApiFunction> = {};

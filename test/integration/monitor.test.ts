@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MonitorService, verifySignature, WebhookService, type HomepageProfile, type MonitorMessage, type WebhookMessage } from '@rivals/core';
-import { createWebhookTransport } from '@rivals/crawler';
+import { checkWebhookUrl, createWebhookTransport } from '@rivals/crawler';
 import { DynamoBulkJobStore, DynamoDiscoveredStore, DynamoMonitorStore, DynamoSavedCompanyStore, DynamoWebhookSecretStore } from '@rivals/db';
 import { KnowledgeBaseEngine } from '@rivals/engine';
 import { compile } from '../../packages/kb/src/build.js';
@@ -224,6 +224,16 @@ describe('watchlist monitoring', () => {
 
     await m.monitor.removeEndpoint(acct.id);
     expect(await m.monitor.getEndpoint(acct.id)).toBeNull();
+  });
+
+  it("checks the endpoint's URL where it leads, as bulk webhook URLs are checked", async () => {
+    const m = monitorOn(table);
+    const acct = await m.accounts.open('Hooks', 0);
+    await m.secrets.put(acct.id, 'whsec_x', new Date().toISOString());
+    const checked = new MonitorService({ store: m.store, endpoints: m.store, secrets: m.secrets, clock: m.clock, ids: m.ids, deadlineMs: 1_000, checkUrl: (url) => checkWebhookUrl(url) });
+    for (const url of ['https://127.0.0.1/hook', 'https://169.254.169.254/latest', 'https://[::1]/x', 'https://localhost/x', 'https://svc.internal/x'])
+      await expect(checked.setEndpoint(acct.id, url), url).rejects.toMatchObject({ code: 'invalid_request', extra: { details: [{ field: 'url' }] } });
+    expect(await checked.getEndpoint(acct.id)).toBeNull();
   });
 
   it('removing a company stops watching it', async () => {
