@@ -54,10 +54,15 @@ export class DynamoMonitorStore implements MonitorStore, WebhookEndpointStore, W
 
   async getWatch({ accountId, domain }: WatchTarget): Promise<WatchState | null> {
     const { Item } = await this.table.client.send(
-      new GetCommand({ TableName: this.name, Key: keys.saved(accountId, domain), ConsistentRead: true, ProjectionExpression: 'baseline, lastRunId, #d', ExpressionAttributeNames: { '#d': 'domain' } }),
+      new GetCommand({ TableName: this.name, Key: keys.saved(accountId, domain), ConsistentRead: true, ProjectionExpression: 'baseline, lastRunId, lastEventId, lastCheckedAt, #d', ExpressionAttributeNames: { '#d': 'domain' } }),
     );
     if (!Item) return null;
-    return { baseline: (Item.baseline as WatchedCompetitor[] | undefined) ?? null, lastRunId: (Item.lastRunId as string | undefined) ?? null };
+    return {
+      baseline: (Item.baseline as WatchedCompetitor[] | undefined) ?? null,
+      lastRunId: (Item.lastRunId as string | undefined) ?? null,
+      lastEventId: (Item.lastEventId as string | undefined) ?? null,
+      lastCheckedAt: (Item.lastCheckedAt as string | undefined) ?? null,
+    };
   }
 
   async setBaseline({ accountId, domain }: WatchTarget, competitors: WatchedCompetitor[], checkedAt: string): Promise<boolean> {
@@ -87,9 +92,9 @@ export class DynamoMonitorStore implements MonitorStore, WebhookEndpointStore, W
             Update: {
               TableName: this.name,
               Key: keys.saved(accountId, domain),
-              UpdateExpression: 'SET baseline = :c, lastCheckedAt = :at, lastRunId = :run ADD unseenChanges :n',
+              UpdateExpression: `SET baseline = :c, lastCheckedAt = :at, lastRunId = :run${event ? ', lastEventId = :event' : ''} ADD unseenChanges :n${event ? '' : ' REMOVE lastEventId'}`,
               ConditionExpression: NOT_CHECKED_BY_RUN,
-              ExpressionAttributeValues: { ':c': competitors, ':at': checkedAt, ':run': runId, ':n': changes.length },
+              ExpressionAttributeValues: { ':c': competitors, ':at': checkedAt, ':run': runId, ':n': changes.length, ...(event ? { ':event': event.eventId } : {}) },
             },
           },
           ...changes.map((change) => ({
@@ -125,7 +130,7 @@ export class DynamoMonitorStore implements MonitorStore, WebhookEndpointStore, W
     try {
       await transact(this.table, {
         TransactItems: [
-          { Update: { TableName: this.name, Key: keys.saved(accountId, domain), UpdateExpression: 'SET lastRunId = :run', ConditionExpression: NOT_CHECKED_BY_RUN, ExpressionAttributeValues: { ':run': runId } } },
+          { Update: { TableName: this.name, Key: keys.saved(accountId, domain), UpdateExpression: 'SET lastRunId = :run REMOVE lastEventId', ConditionExpression: NOT_CHECKED_BY_RUN, ExpressionAttributeValues: { ':run': runId } } },
           { Update: { TableName: this.name, Key: keys.monitorRun(runId), UpdateExpression: 'ADD failed :one', ExpressionAttributeValues: { ':one': 1 } } },
         ],
       });

@@ -77,7 +77,11 @@ export class MonitorService {
       await store.countSkipped(runId);
       return { status: 'skipped', changes: [] };
     }
-    if (watch.lastRunId === runId) return { status: 'already', changes: [] };
+    if (watch.lastRunId === runId) {
+      // Recorded before: if the process died before sending its event, this delivery sends it (at least once).
+      if (watch.lastEventId && watch.lastCheckedAt) await this.enqueueEvent(target.accountId, watch.lastEventId, watch.lastCheckedAt);
+      return { status: 'already', changes: [] };
+    }
     const competitors = await this.research(target);
     if (!competitors) {
       await store.recordFailure(target, runId);
@@ -99,9 +103,12 @@ export class MonitorService {
       event = { eventId: body.id, body: JSON.stringify(body) };
     }
     if (!(await store.recordCheck(target, { runId, checkedAt, competitors, changes, ...(event ? { event } : {}) }))) return { status: 'already', changes: [] };
-    if (event)
-      await this.need('webhookQueue').enqueue({ accountId: target.accountId, event: 'watchlist.changed', eventId: event.eventId, firstAttemptAt: checkedAt, attempt: 0, notBefore: checkedAt }, 0);
+    if (event) await this.enqueueEvent(target.accountId, event.eventId, checkedAt);
     return { status: 'recorded', changes };
+  }
+
+  private enqueueEvent(accountId: string, eventId: string, at: string) {
+    return this.need('webhookQueue').enqueue({ accountId, event: 'watchlist.changed', eventId, firstAttemptAt: at, attempt: 0, notBefore: at }, 0);
   }
 
   /** One queue message: its companies one after another. */

@@ -14,6 +14,10 @@ export interface WatchState {
   baseline: WatchedCompetitor[] | null;
   /** The run that last checked it (a redelivered message of that run records nothing). */
   lastRunId: string | null;
+  /** The event that check owed the endpoint, if any: a redelivered message sends it again (the sender skips it once delivered). */
+  lastEventId?: string | null;
+  /** When that check ran. */
+  lastCheckedAt?: string | null;
 }
 
 export type MonitorRunReason = 'schedule' | 'knowledge-base' | 'manual';
