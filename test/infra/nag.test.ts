@@ -16,7 +16,8 @@ describe.each([
   ['dev', {}],
   ['prod', { waf: 'true', customerManagedKey: 'true', alarmEmail: 'ops@example.com', cloudWatchRole: 'true' }],
 ])('cdk-nag AwsSolutions on a %s stage', (stage, context) => {
-  it('leaves no finding unacknowledged', () => {
+  // The first synth of a run loads cdk-nag and the whole app: slow on a busy machine.
+  it('leaves no finding unacknowledged', { timeout: 120_000 }, () => {
     const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], ...context } });
     acknowledgeNagFindings(buildStage(app, stage));
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
