@@ -34,6 +34,17 @@ export const ROUTES: RouteSpec[] = [
     // API Gateway's integration limit is 29 s; the engine's own deadline is 25 s.
     timeoutSeconds: 28,
   },
+  {
+    id: 'Lookalikes',
+    method: 'POST',
+    path: '/api/v1/lookalikes',
+    entry: 'functions/http/lookalikes.ts',
+    auth: true,
+    knowledgeBase: true,
+    memoryMb: 1024,
+    // Up to 20 unknown seeds are read at once, within the same 25 s research deadline as a search.
+    timeoutSeconds: 28,
+  },
   { id: 'Balance', method: 'GET', path: '/api/v1/balance', entry: 'functions/http/balance.ts', auth: true },
   { id: 'GetSearch', method: 'GET', path: '/api/searches/{id}', entry: 'functions/http/get-search.ts', auth: true },
   // Bulk research: a 5 MB body parses and writes up to 10,000 domains within API Gateway's 29 s.
@@ -65,6 +76,9 @@ export const ROUTES: RouteSpec[] = [
   { id: 'RevokeApiKey', method: 'DELETE', path: '/api/auth/api-keys/{id}', entry: 'functions/http/revoke-api-key.ts', auth: true },
   { id: 'RevokeApiKeyByBody', method: 'DELETE', path: '/api/auth/api-keys', entry: 'functions/http/revoke-api-key.ts', auth: true },
 ];
+
+/** The routes that revoke keys: they empty the stage's authorizer cache (apigateway:DELETE on it, and nothing else). */
+export const FLUSHES_AUTHORIZER_CACHE = ['RevokeApiKey', 'RevokeApiKeyByBody'];
 
 /** Queue and bucket workers: the same handler files in Lambda and in the local runtime (packages/local/src/workers.ts). */
 export const WORKERS = {
@@ -118,7 +132,6 @@ export const ENV = {
   monitorQueue: 'MONITOR_QUEUE_URL',
   monitorEveryHours: 'MONITOR_EVERY_HOURS',
   bulkMaxDomains: 'BULK_MAX_DOMAINS',
-  discoveriesPerHour: 'DISCOVERIES_PER_HOUR',
   table: 'TABLE_NAME',
   kbIndex: 'KB_INDEX_PATH',
   freeCredits: 'FREE_CREDITS',
@@ -129,6 +142,11 @@ export const ENV = {
   rateLimitKeyBurst: 'RATE_LIMIT_KEY_BURST',
   rateLimitIpPerSecond: 'RATE_LIMIT_IP_PER_SECOND',
   rateLimitIpBurst: 'RATE_LIMIT_IP_BURST',
+  /** Set only on the functions that revoke keys: the stage whose authorizer cache they empty. */
+  restApiId: 'REST_API_ID',
+  apiStage: 'API_STAGE',
+  /** Set only on the functions that seal and open webhook signing secrets: the secret holding their key. */
+  webhookSecretKey: 'WEBHOOK_SECRET_KEY_ARN',
 } as const;
 
 /** Partition-key prefix of the rate-limit buckets (packages/db keys.rateBucket): every function may update those items. */

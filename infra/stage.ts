@@ -1,6 +1,7 @@
 // infra: one deployable stage (dev, prod, ...): the stateful stack and the API stack on top of it, configured from
 // CDK context (infra/config.ts).
-import type { App } from 'aws-cdk-lib';
+import { Aspects, type App, type Environment } from 'aws-cdk-lib';
+import { HandlerLogGroups } from './constructs/handler-logs.js';
 import { stageConfig, type StageConfig } from './config.js';
 import { ApiStack } from './stacks/api-stack.js';
 import { StatefulStack } from './stacks/stateful-stack.js';
@@ -11,23 +12,39 @@ export interface Stage {
   api: ApiStack;
 }
 
-export function buildStage(app: App, stageName?: string): Stage {
+/** Where the CLI deploys: the account and region of your AWS credentials (the CLI sets CDK_DEFAULT_*). */
+export const cliEnvironment = (): Environment => ({ account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION });
+
+export function buildStage(app: App, stageName?: string, env: Environment = cliEnvironment()): Stage {
   const config = stageConfig(app.node, stageName);
-  const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
   const prefix = `Rivals-${config.stage}`;
   const stateful = new StatefulStack(app, `${prefix}-Stateful`, {
     env,
+    terminationProtection: config.terminationProtection,
     retainData: config.retainData,
     customerManagedKey: config.customerManagedKey,
     uploadOrigins: config.uploadOrigins,
+    tableThroughput: config.table,
+    ...(config.tableName ? { restoredTableName: config.tableName } : {}),
+    ...(config.backup ? { backup: config.backupCopyVaultArn ? { copyToVaultArn: config.backupCopyVaultArn } : {} } : {}),
   });
   const api = new ApiStack(app, `${prefix}-Api`, {
     env,
+    terminationProtection: config.terminationProtection,
     table: stateful.table,
     bulk: { uploads: stateful.uploads, bulkQueue: stateful.bulkQueue, webhookQueue: stateful.webhookQueue, aggregateQueue: stateful.aggregateQueue, monitorQueue: stateful.monitorQueue },
-    deadLetterQueues: [stateful.bulkDeadLetterQueue, stateful.aggregateDeadLetterQueue],
+    deadLetterQueues: [stateful.bulkDeadLetterQueue, stateful.webhookDeadLetterQueue, stateful.aggregateDeadLetterQueue],
+    // A bulk job's domains, webhook attempts (a retry waits up to 15 minutes), my-companies counts and monitor checks.
+    queues: [
+      { name: 'BulkQueue', queue: stateful.bulkQueue, maxAgeMinutes: 60 },
+      { name: 'WebhookQueue', queue: stateful.webhookQueue, maxAgeMinutes: 60 },
+      { name: 'AggregateQueue', queue: stateful.aggregateQueue, maxAgeMinutes: 15 },
+      // A monitor run's companies: a large run drains at about 50 checks at once.
+      { name: 'MonitorQueue', queue: stateful.monitorQueue, maxAgeMinutes: 180 },
+    ],
     config,
     version: process.env.npm_package_version ?? '0.1.0',
   });
+  for (const stack of [stateful, api]) Aspects.of(stack).add(new HandlerLogGroups());
   return { config, stateful, api };
 }

@@ -6,15 +6,18 @@ export const DASHBOARD_DIST = 'packages/dashboard/dist';
 
 /**
  * The dashboard loads code, styles and data from its own origin only (Vite's build needs no inline script). connect-src
- * also allows S3 (`https://*.amazonaws.com`): a CSV over 5 MB goes straight to the uploads bucket by presigned PUT.
+ * also allows the uploads bucket's own origin, and no other (never all of `*.amazonaws.com`, which any bucket's owner
+ * could receive data at): a CSV over 5 MB goes straight to that bucket by presigned PUT. In AWS that origin is the
+ * bucket's regional virtual-hosted address (`https://<bucket>.s3.<region>.amazonaws.com`, where the SDK presigns);
+ * locally, the local S3's.
  */
-export const contentSecurityPolicy = (extraConnectSources: string[] = []) =>
+export const contentSecurityPolicy = (uploadOrigins: string[] = []) =>
   [
     "default-src 'self'",
     "img-src 'self' data:",
     "style-src 'self' 'unsafe-inline'",
     "script-src 'self'",
-    `connect-src ${["'self'", 'https://*.amazonaws.com', ...extraConnectSources].join(' ')}`,
+    `connect-src ${["'self'", ...uploadOrigins].join(' ')}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self'",

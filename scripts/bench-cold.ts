@@ -22,7 +22,7 @@ const outdir = mkdtempSync(join(tmpdir(), 'rivals-cold-'));
 const local = await startLocal({ port: 0, keyFile: null, log: () => undefined });
 try {
   console.log('bundling every function as cdk deploy does ...');
-  const app = new App({ outdir });
+  const app = new App({ outdir, context: { alarmEmail: 'none' } });
   const { api } = buildStage(app, 'bench');
   const template = app.synth().getStackByName(api.stackName).template as { Resources: Record<string, Fn> };
   const probe = join(outdir, 'probe.mjs');

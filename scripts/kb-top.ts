@@ -4,6 +4,7 @@
 //   npm run kb:top -- stripe.com adyen.com [--top 25] [--why]     each domain's ranking
 //   npm run kb:top -- --list sp500 [--from 0 --count 50]            the companies of a coverage list
 //   npm run kb:top -- --cases eval/cases.txt [--verbose]            recall@10/25/100 of a case file, misses with --verbose
+//   npm run kb:top -- --seeds delta.com,united.com,aa.com [--why]   look-alikes of several seeds, with the seeds each is close to
 // KB_INDEX_PATH points it at another compiled index (a branch's build).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +25,16 @@ const engine = createEngine();
 const signal = new AbortController().signal;
 const rank = async (domain: string) => (await engine.research({ domain, limit: 100, signal })).competitors;
 
-if (flags.has('cases')) {
+if (flags.has('seeds')) {
+  const seeds = flags.get('seeds')!.split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
+  const rows = (await engine.research({ domain: seeds[0]!, seeds, limit: 100, signal })).competitors.slice(0, top);
+  console.log(`\n## like ${seeds.join(', ')}: ${rows.length ? '' : 'NOT ANSWERED'}`);
+  rows.forEach((r, i) => {
+    const why = flags.has('why') ? `  [${r.evidence.relation ?? '-'}; ${r.evidence.sharedCategories.join(',')}]` : '';
+    const f = r.firmographics;
+    console.log(`${String(i + 1).padStart(3)} ${r.matchScore} ${r.type.padEnd(8)} ${r.company} (${r.domain}) ~ ${r.similarTo?.join(' ')}  {${f.founded} ${f.size} ${f.hq} ${f.ownership}${f.ticker ? ` ${f.ticker}` : ''}}${why}`);
+  });
+} else if (flags.has('cases')) {
   const cases = readFileSync(flags.get('cases')!, 'utf8')
     .split('\n')
     .map((l) => l.trim())
@@ -52,7 +62,7 @@ if (flags.has('cases')) {
     const file = join(import.meta.dirname, '..', 'packages', 'kb', 'data', 'lists', `${flags.get('list')}.txt`);
     const listed = readFileSync(file, 'utf8')
       .split('\n')
-      .map((l) => l.replace(/#.*$/, '').trim())
+      .map((l) => l.replace(/#.*$/, '').trim().split(/\s+/)[0]!)
       .filter(Boolean);
     const from = Number(flags.get('from') ?? 0);
     domains.push(...listed.slice(from, from + Number(flags.get('count') ?? listed.length)));

@@ -9,6 +9,7 @@ export const competitor = (n: number, overrides: Partial<ResearchedCompetitor> =
   confidence: 80,
   likelyCompetitor: n % 2 === 0,
   evidence: { signals: ['shared category'], sharedCategories: ['crm'], sharedKeywords: [], relation: null, source: 'knowledge-base' },
+  firmographics: { founded: 2010 + (n % 10), size: '51-200', hq: 'US', ownership: 'private', exchange: null, ticker: null },
   ...overrides,
 });
 

@@ -7,6 +7,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { config } from '../shared/config.js';
 import { services } from '../shared/container.js';
 import { logger } from '../shared/observability.js';
+import { clientAddress } from '../shared/client-address.js';
 import { takeTokens } from '../shared/rate-limit.js';
 
 /** The policy covers every route of the stage, because API Gateway caches it per key for all of them. */
@@ -30,9 +31,13 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
   // Key lookups per client IP, before any read: a burst of guessed keys is refused. Not a Deny, which API Gateway
   // would cache for this key (and answer 401); an error, which it never caches, and which the gateway response for
   // authorizer errors turns into 429 rate_limited (infra/stacks/api-stack.ts; the local front does the same).
-  const limit = await takeTokens(authenticationBuckets(config.rateLimits, event.requestContext?.identity?.sourceIp));
+  // The viewer's address behind CloudFront; a request without the distribution's secret is denied (the header is an
+  // identity source too, so that denial is cached for that header value only, never for the key).
+  const { ip, refused } = await clientAddress(event);
+  if (refused) return policy('anonymous', 'Deny', event.methodArn, { errorCode: 'forbidden' });
+  const limit = await takeTokens(authenticationBuckets(config.rateLimits, ip));
   if (limit && !limit.allowed) {
-    logger.warn('key lookups rate limited', { sourceIp: event.requestContext?.identity?.sourceIp });
+    logger.warn('key lookups rate limited', { sourceIp: ip });
     throw new Error(AUTHORIZER_RATE_LIMITED);
   }
   const principal = await services().apiKeyService.authenticate(key);

@@ -5,6 +5,7 @@ import { httpRoute } from '../shared/http.js';
 
 export const handler = httpRoute({
   auth: true,
+  freshKey: true,
   body: CreateApiKeyRequest,
   handler: async ({ principal, body }) => {
     const { key, record } = await services().apiKeyService.create(principal.accountId, body.name ?? null);

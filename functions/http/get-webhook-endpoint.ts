@@ -6,7 +6,7 @@ import { monitorApi } from '../shared/monitor.js';
 export const handler = httpRoute({
   auth: true,
   handler: async ({ principal }) => {
-    const endpoint = await (await monitorApi()).getEndpoint(principal.accountId);
+    const endpoint = await monitorApi().getEndpoint(principal.accountId);
     if (!endpoint) throw notFound('webhook endpoint');
     return { statusCode: 200, body: endpoint };
   },

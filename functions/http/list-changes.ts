@@ -7,5 +7,5 @@ import { monitorApi } from '../shared/monitor.js';
 export const handler = httpRoute({
   auth: true,
   query: ChangesQuery,
-  handler: async ({ principal, query }) => ({ statusCode: 200, body: await (await monitorApi()).changes(principal.accountId, query) }),
+  handler: async ({ principal, query }) => ({ statusCode: 200, body: await monitorApi().changes(principal.accountId, query) }),
 });

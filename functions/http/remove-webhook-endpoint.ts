@@ -5,7 +5,7 @@ import { monitorApi } from '../shared/monitor.js';
 export const handler = httpRoute({
   auth: true,
   handler: async ({ principal }) => {
-    await (await monitorApi()).removeEndpoint(principal.accountId);
+    await monitorApi().removeEndpoint(principal.accountId);
     return { statusCode: 204 };
   },
 });

@@ -8,6 +8,7 @@ import { httpRoute } from '../shared/http.js';
 
 export const handler = httpRoute({
   auth: true,
+  freshKey: true,
   body: RevokeApiKeyRequest.optional(),
   handler: async ({ principal, pathParameters, body }) => {
     const fromPath = pathParameters.id;

@@ -7,5 +7,5 @@ import { monitorApi } from '../shared/monitor.js';
 export const handler = httpRoute({
   auth: true,
   body: SetWebhookEndpointRequest,
-  handler: async ({ principal, body }) => ({ statusCode: 200, body: await (await monitorApi()).setEndpoint(principal.accountId, body.url) }),
+  handler: async ({ principal, body }) => ({ statusCode: 200, body: await monitorApi().setEndpoint(principal.accountId, body.url) }),
 });

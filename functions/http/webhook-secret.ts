@@ -4,5 +4,6 @@ import { httpRoute } from '../shared/http.js';
 
 export const handler = httpRoute({
   auth: true,
+  freshKey: true,
   handler: async ({ principal }) => ({ statusCode: 201, body: await (await webhookService()).rotateSecret(principal.accountId) }),
 });

@@ -1,9 +1,10 @@
 // composition root: bulk research wired lazily. The HTTP side (BulkService, WebhookService) never loads the research
 // engine; the domain worker (bulkWorker) does, through research.ts.
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3UploadStore, s3Client, SqsAggregationQueue, SqsDomainQueue, SqsWebhookQueue } from '@rivals/aws';
 import { BULK_MAX_UPLOAD_BYTES } from '@rivals/contracts';
-import { BulkService, BulkSweeper, systemClock, WebhookService, type WebhookTransport } from '@rivals/core';
+import { AesGcmSealer, BulkService, BulkSweeper, keyFromSecretText, systemClock, WebhookService, type WebhookTransport, type WebhookUrlGuard } from '@rivals/core';
 import { DynamoBulkJobStore, DynamoMonitorStore, DynamoSearchStore, DynamoWebhookSecretStore } from '@rivals/db';
 import { config } from './config.js';
 import { lazy, services } from './container.js';
@@ -14,7 +15,22 @@ export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
 
 const sqs = lazy(() => new SQSClient({}));
 export const bulkJobs = lazy(() => new DynamoBulkJobStore(services().table, services().ledger));
-export const webhookSecrets = lazy(() => new DynamoWebhookSecretStore(services().table));
+/** The sealer of webhook signing secrets; its key is read once, on first use (from Secrets Manager in AWS). */
+const webhookSealer = lazy(() => {
+  const source = config.webhookSecretKey;
+  if (!source) return undefined;
+  return new AesGcmSealer(async () => {
+    if ('base64' in source) return Buffer.from(source.base64, 'base64');
+    const client = new SecretsManagerClient({});
+    try {
+      const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: source.secretArn }));
+      return keyFromSecretText(SecretString ?? '');
+    } finally {
+      client.destroy();
+    }
+  });
+});
+export const webhookSecrets = lazy(() => new DynamoWebhookSecretStore(services().table, webhookSealer()));
 export const webhookQueue = lazy(() => new SqsWebhookQueue(sqs(), config.webhookQueueUrl));
 export const searchStore = lazy(() => new DynamoSearchStore(services().table));
 /** Watchlist monitoring's table side (docs/monitoring.md): watched rows, changes, runs, the endpoint and its events. */
@@ -28,6 +44,9 @@ export const aggregation = lazy(() => ({
   ...(config.aggregateQueueUrl ? { aggregation: new SqsAggregationQueue(sqs(), config.aggregateQueueUrl) } : {}),
   onAggregationError: (searchId: string, error: unknown) => logger.warn('aggregate message not sent; the next my-companies read counts the search', { searchId, error: error as Error }),
 }));
+
+/** Where a webhook URL leads, checked when a job or the account's endpoint names it (the delivery checks it again). */
+export const webhookUrlGuard: WebhookUrlGuard = { check: async (url) => (await import('@rivals/crawler')).checkWebhookUrl(url) };
 
 export const bulkService = lazy(
   () =>
@@ -43,6 +62,8 @@ export const bulkService = lazy(
       maxDomains: config.bulkMaxDomains,
       maxUploadBytes: BULK_MAX_UPLOAD_BYTES,
       uploadUrlTtlSeconds: UPLOAD_URL_TTL_SECONDS,
+      // A job's webhook URL is checked where it leads with the delivery's own guard; loaded only when a job names one.
+      webhookUrls: webhookUrlGuard,
     }),
 );
 

@@ -75,6 +75,22 @@ export const config = {
         return { name, url };
       });
   },
+  /** The REST API and stage whose authorizer cache a key revocation empties (unset: nothing caches, nothing to empty). */
+  get authorizerCacheStage(): { restApiId: string; stageName: string } | null {
+    const restApiId = process.env.REST_API_ID;
+    const stageName = process.env.API_STAGE;
+    return restApiId && stageName ? { restApiId, stageName } : null;
+  },
+  /**
+   * The key webhook signing secrets are sealed with: a Secrets Manager secret (AWS: WEBHOOK_SECRET_KEY_ARN, set on the
+   * two functions that seal and open), or the key itself, base64 (the local runtime: WEBHOOK_SECRET_KEY). Null: stored
+   * as they are.
+   */
+  get webhookSecretKey(): { secretArn: string } | { base64: string } | null {
+    if (process.env.WEBHOOK_SECRET_KEY_ARN) return { secretArn: process.env.WEBHOOK_SECRET_KEY_ARN };
+    if (process.env.WEBHOOK_SECRET_KEY) return { base64: process.env.WEBHOOK_SECRET_KEY };
+    return null;
+  },
   get version(): string {
     return process.env.SERVICE_VERSION ?? '0.1.0';
   },

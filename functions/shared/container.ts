@@ -1,6 +1,7 @@
 // composition root: adapters wired into services. Each is built on first use and kept for the container's life. The
 // research side (engine, crawler, providers) lives in research.ts, so that only the search function bundles and
 // loads it.
+import { ApiGatewayAuthorizerCache } from '@rivals/aws/authorizer-cache';
 import { AccountService, ApiKeyService, MyCompanies, SearchQueries, ShareService, Sweeper, systemClock, ulidIds, WatchlistService } from '@rivals/core';
 import {
   createDocumentClient,
@@ -32,6 +33,12 @@ const ledger = lazy(() => new DynamoCreditsLedger(table(), ids()));
 const searches = lazy(() => new DynamoSearchStore(table()));
 const companies = lazy(() => new DynamoCompanyStore(table()));
 
+/** API Gateway's authorizer cache of this stage, for the functions that revoke keys (REST_API_ID and API_STAGE set). */
+const authorizerCache = () => {
+  const stage = config.authorizerCacheStage;
+  return stage ? { authorizerCache: ApiGatewayAuthorizerCache.of(stage.restApiId, stage.stageName) } : {};
+};
+
 const registry = {
   table,
   ids,
@@ -60,6 +67,7 @@ const registry = {
         clock: systemClock,
         ids: ids(),
         onTouchFailure: (error) => logger.warn('lastUsedAt not recorded', { error: error as Error }),
+        ...authorizerCache(),
       }),
   ),
 };

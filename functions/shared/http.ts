@@ -6,14 +6,16 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import { API_RESPONSE_HEADERS } from '@rivals/contracts';
+import { API_RESPONSE_HEADERS, GATEWAY_MESSAGES } from '@rivals/contracts';
 import { ApiError, invalidRequest, requestBuckets, type Principal, type RateLimitDecision } from '@rivals/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { config } from './config.js';
+import { services } from './container.js';
 import { errorBody, toApiError } from './errors.js';
 import { CORRELATION_ID_PATH, logger, metrics, tracer } from './observability.js';
 import { rateLimited, rateLimitHeaders, takeTokens } from './rate-limit.js';
+import { clientAddress } from './client-address.js';
 
 export interface HttpRequest<Body, Query = Record<string, string | undefined>> {
   body: Body;
@@ -43,6 +45,11 @@ type Handler<Body, Query> = (request: HttpRequest<Body, Query>) => Promise<HttpR
 interface RouteOptions<Schema extends z.ZodType | undefined, QuerySchema extends z.ZodType | undefined> {
   /** Reads the authorizer's principal. False only for the routes docs/api.md names as keyless. */
   auth: boolean;
+  /**
+   * The routes that change access (keys, the webhook secret, webhook endpoints): the calling key is read again with
+   * strong consistency on every call, whatever the authorizer cache says, and refused (401) once revoked.
+   */
+  freshKey?: boolean;
   /** The JSON body's schema. A request without a body is validated as `undefined`, so a schema may make it optional. */
   body?: Schema;
   /** The query string's schema (values arrive as strings). */
@@ -79,7 +86,9 @@ export const errorResult = (error: unknown, requestId: string, rateLimit?: RateL
 
 /** Takes the request's tokens (per IP; per key on keyed routes) before any work; 429 rate_limited when refused. */
 async function limitRate(event: APIGatewayProxyEvent, auth: boolean): Promise<void> {
-  const ip = event.requestContext?.identity?.sourceIp ?? undefined;
+  // Behind CloudFront, the viewer's address; a request that skipped the distribution is refused (client-address.ts).
+  const { ip, refused } = await clientAddress(event);
+  if (refused) throw new ApiError('forbidden', 'Call the API through its CloudFront address (the ApiUrl output), not the execute-api endpoint.');
   const decision = await takeTokens(requestBuckets(config.rateLimits, { ip, keyId: auth ? principalOf(event).keyId : undefined }));
   if (!decision) return;
   decisions.set(event, decision);
@@ -89,13 +98,20 @@ async function limitRate(event: APIGatewayProxyEvent, auth: boolean): Promise<vo
   }
 }
 
+const INVALID_API_KEY_MESSAGE = GATEWAY_MESSAGES.invalid_api_key;
+
 /** The authorizer's context, the only identity a handler trusts. */
 function principalOf(event: APIGatewayProxyEvent): Principal {
   const context = event.requestContext?.authorizer as Record<string, unknown> | null | undefined;
   const accountId = context?.accountId;
   const keyId = context?.keyId;
-  if (typeof accountId !== 'string' || typeof keyId !== 'string') throw new ApiError('invalid_api_key', 'The API key is not valid.');
+  if (typeof accountId !== 'string' || typeof keyId !== 'string') throw new ApiError('invalid_api_key', INVALID_API_KEY_MESSAGE);
   return { accountId, keyId };
+}
+
+/** The key behind a cached Allow may have been revoked since: 401 invalid_api_key, as the authorizer would now answer. */
+async function checkKeyIsLive(principal: Principal): Promise<void> {
+  if (!(await services().apiKeyService.isLive(principal))) throw new ApiError('invalid_api_key', INVALID_API_KEY_MESSAGE);
 }
 
 /** zod validation of the parsed body or query: a violation is 400 invalid_request with the field and the problem. */
@@ -124,6 +140,7 @@ export function httpRoute<Schema extends z.ZodType | undefined = undefined, Quer
     .use(httpHeaderNormalizer());
   // docs/api.md's order of errors is 401, 429, 400: the principal, then the rate limits, then the body.
   if (options.auth) chain.use({ before: async (request) => void principalOf(request.event) });
+  if (options.auth && options.freshKey) chain.use({ before: async (request) => checkKeyIsLive(principalOf(request.event)) });
   chain.use({ before: async (request) => limitRate(request.event, options.auth) });
   if (options.body) {
     // No body at all is left to the schema (absent, so undefined); any body must be JSON.

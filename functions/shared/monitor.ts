@@ -3,7 +3,7 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SqsMonitorQueue, SqsWebhookQueue } from '@rivals/aws';
 import { MonitorService, systemClock, type MonitorServiceDeps } from '@rivals/core';
-import { monitorStore, webhookSecrets } from './bulk.js';
+import { monitorStore, webhookSecrets, webhookUrlGuard } from './bulk.js';
 import { config } from './config.js';
 import { lazy, services } from './container.js';
 import { logger } from './observability.js';
@@ -25,17 +25,5 @@ export const monitorDeps = (extra: Partial<MonitorServiceDeps> = {}): MonitorSer
   ...extra,
 });
 
-let checkUrl: MonitorServiceDeps['checkUrl'] | undefined;
-/** Test only: replaces the check of webhook URLs (a receiver on 127.0.0.1 is refused by the real one). */
-export const useWebhookUrlCheck = (check: MonitorServiceDeps['checkUrl']) => {
-  checkUrl = check;
-  monitorApi.reset();
-};
-
-const makeMonitorApi = async () => {
-  checkUrl ??= (await import('@rivals/crawler')).checkWebhookUrl;
-  return new MonitorService(monitorDeps({ checkUrl }));
-};
-let monitorApiPromise: Promise<MonitorService> | undefined;
-/** The HTTP side: changes and the webhook endpoint. */
-export const monitorApi = Object.assign(() => (monitorApiPromise ??= makeMonitorApi()), { reset: () => (monitorApiPromise = undefined) });
+/** The HTTP side: changes and the webhook endpoint (its URL checked as bulk webhook URLs are). */
+export const monitorApi = lazy(() => new MonitorService(monitorDeps({ webhookUrls: webhookUrlGuard })));

@@ -1,7 +1,7 @@
 // composition root: the research side (engine, homepage reader, profile cache, optional providers) wired into the
 // search service. Only functions that search import this module, so only they bundle and load the knowledge base.
 import { BulkWorker, MonitorService, SearchService, systemClock } from '@rivals/core';
-import { DynamoDiscoveredStore, DynamoProfileCache } from '@rivals/db';
+import { DynamoDiscoveredStore, DynamoKbImportStore, DynamoProfileCache } from '@rivals/db';
 import { createEngine } from '@rivals/engine';
 import { providersFromEnv } from '@rivals/providers';
 import { config } from './config.js';
@@ -22,6 +22,8 @@ const engine = lazy(() =>
     discovered: new DynamoDiscoveredStore(services().table),
     discoveryLimiter: services().rateLimiter,
     discoveriesPerHour: config.discoveriesPerHour,
+    // Companies the team imported (npm run admin -- kb import), merged in live as curated entries.
+    imports: new DynamoKbImportStore(services().table),
     // Off unless RIVALS_PROVIDERS names them; see @rivals/providers.
     providers: providersFromEnv(providerEnv),
   }),

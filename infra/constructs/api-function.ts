@@ -3,7 +3,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -29,16 +29,25 @@ export interface ApiFunctionProps extends Omit<NodejsFunctionProps, 'entry'> {
   environment?: Record<string, string>;
 }
 
+/** The alias every caller invokes (API Gateway, the authorizer, queues, rules): deployments move it, version by version. */
+export const LIVE_ALIAS = 'live';
+
 export class ApiFunction extends NodejsFunction {
+  /** The published version callers reach; a canary deployment (CodeDeploy) shifts it from the old version to the new. */
+  readonly live: Alias;
+  /** The function's log group (retention three months). */
+  readonly logs: LogGroup;
+
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     const { entry, knowledgeBase, environment, retainLogs, ...rest } = props;
+    const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.THREE_MONTHS, removalPolicy: retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY });
     super(scope, id, {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
       timeout: Duration.seconds(10),
       tracing: Tracing.ACTIVE,
-      logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.THREE_MONTHS, removalPolicy: retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY }),
+      logGroup,
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       ...rest,
@@ -69,6 +78,9 @@ export class ApiFunction extends NodejsFunction {
           : {}),
       },
     });
+    this.logs = logGroup;
+    // Every change publishes a version; the old one is deleted once the alias (and a canary) has left it.
+    this.live = new Alias(this, 'Live', { aliasName: LIVE_ALIAS, version: this.currentVersion });
   }
 
   /**

@@ -1,6 +1,8 @@
 // infra: alarms to an SNS topic (with an optional email subscription) and a CloudWatch dashboard: what an operator
 // needs to see that the API answers, that functions and the table are healthy, and that credits are not stuck.
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
+import { CfnBudget } from 'aws-cdk-lib/aws-budgets';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Alarm, ComparisonOperator, Dashboard, GraphWidget, MathExpression, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -16,6 +18,15 @@ export interface ObservabilityProps {
   table: ITable;
   functions: Record<string, IFunction>;
   deadLetterQueues: IQueue[];
+  /** Work queues whose oldest message must not grow older than `maxAgeMinutes` (a stuck or starved consumer). */
+  queues?: { name: string; queue: IQueue; maxAgeMinutes: number }[];
+  /**
+   * Per function, a count of the errors it raises on purpose (the authorizer's refusal of too many key lookups from
+   * one address): its error alarm counts only the others, so a burst of guessed keys does not page anyone.
+   */
+  deliberateErrors?: Record<string, IMetric>;
+  /** A monthly AWS Budgets cost budget in USD (0 = none), notifying the topic and alarmEmail. */
+  monthlyBudgetUsd?: number;
   alarmEmail?: string;
   /** p99 latency (ms) above which the API alarms. */
   latencyP99Ms?: number;
@@ -27,6 +38,10 @@ export const METRICS_NAMESPACE = 'Rivals';
 export class Observability extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
+  /** Each function's error alarm, by name: a canary deployment of the function rolls back when it fires. */
+  readonly errorAlarms: Record<string, Alarm> = {};
+  /** The API's 5xx and latency alarms: any canary rolls back when they fire. */
+  readonly apiAlarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
@@ -48,10 +63,21 @@ export class Observability extends Construct {
       return a;
     };
 
-    alarm('Api5xx', props.api.metricServerError({ period: five, statistic: 'Sum' }), 5, 'The API answered 5 or more 5xx responses in 5 minutes.');
-    alarm('ApiLatencyP99', props.api.metricLatency({ period: five, statistic: 'p99' }), props.latencyP99Ms ?? 5_000, 'The API\'s p99 latency is high.', 3);
+    this.apiAlarms.push(
+      alarm('Api5xx', props.api.metricServerError({ period: five, statistic: 'Sum' }), 5, 'The API answered 5 or more 5xx responses in 5 minutes.'),
+      alarm('ApiLatencyP99', props.api.metricLatency({ period: five, statistic: 'p99' }), props.latencyP99Ms ?? 5_000, 'The API\'s p99 latency is high.', 3),
+    );
     for (const [name, fn] of Object.entries(props.functions)) {
-      alarm(`${name}Errors`, fn.metricErrors({ period: five, statistic: 'Sum' }), 1, `${name}: the function failed.`);
+      const deliberate = props.deliberateErrors?.[name];
+      const errors = deliberate
+        ? new MathExpression({
+            expression: 'MAX([0, errors - deliberate])',
+            usingMetrics: { errors: fn.metricErrors({ period: five, statistic: 'Sum' }), deliberate },
+            period: five,
+            label: `${name} errors (deliberate refusals excluded)`,
+          })
+        : fn.metricErrors({ period: five, statistic: 'Sum' });
+      this.errorAlarms[name] = alarm(`${name}Errors`, errors, 1, `${name}: the function failed.`);
       alarm(`${name}Throttles`, fn.metricThrottles({ period: five, statistic: 'Sum' }), 1, `${name}: Lambda throttled the function.`);
     }
     const tableThrottles = new MathExpression({
@@ -66,6 +92,14 @@ export class Observability extends Construct {
     props.deadLetterQueues.forEach((queue, i) =>
       alarm(`DeadLetters${i}`, queue.metricApproximateNumberOfMessagesVisible({ period: five, statistic: 'Maximum' }), 1, 'Messages reached a dead-letter queue: redrive them once the cause is fixed.'),
     );
+    for (const { name, queue, maxAgeMinutes } of props.queues ?? [])
+      alarm(
+        `${name}OldestMessage`,
+        queue.metricApproximateAgeOfOldestMessage({ period: five, statistic: 'Maximum' }),
+        maxAgeMinutes * 60,
+        `${name}: a message has waited over ${maxAgeMinutes} minutes: its consumer is failing, throttled or capped too low.`,
+      );
+    if (props.monthlyBudgetUsd) this.budget(props.monthlyBudgetUsd, props.alarmEmail);
     const own = (metricName: string) => new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: 'rivals' }, period: five, statistic: 'Sum' });
     alarm('SweeperRefunds', own('SweeperRefunds'), 1, 'The sweeper refunded searches whose process died: look for crashes or database errors.');
 
@@ -84,6 +118,21 @@ export class Observability extends Construct {
           new GraphWidget({ title: 'Function errors', left: Object.values(props.functions).map((fn) => fn.metricErrors({ period: five })) }),
           new GraphWidget({ title: 'Table throttles and dead letters', left: [tableThrottles, ...props.deadLetterQueues.map((q) => q.metricApproximateNumberOfMessagesVisible({ period: five }))] }),
         ],
+      ],
+    });
+  }
+
+  /** A monthly cost budget for the account: notifies at 80% of actual spend and at 100% of forecast spend. */
+  private budget(limitUsd: number, email?: string) {
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({ actions: ['sns:Publish'], principals: [new ServicePrincipal('budgets.amazonaws.com')], resources: [this.topic.topicArn], conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } } }),
+    );
+    const subscribers = [{ subscriptionType: 'SNS', address: this.topic.topicArn }, ...(email ? [{ subscriptionType: 'EMAIL', address: email }] : [])];
+    new CfnBudget(this, 'Budget', {
+      budget: { budgetType: 'COST', timeUnit: 'MONTHLY', budgetLimit: { amount: limitUsd, unit: 'USD' }, budgetName: `${Stack.of(this).stackName}-monthly` },
+      notificationsWithSubscribers: [
+        { notification: { notificationType: 'ACTUAL', comparisonOperator: 'GREATER_THAN', threshold: 80, thresholdType: 'PERCENTAGE' }, subscribers },
+        { notification: { notificationType: 'FORECASTED', comparisonOperator: 'GREATER_THAN', threshold: 100, thresholdType: 'PERCENTAGE' }, subscribers },
       ],
     });
   }

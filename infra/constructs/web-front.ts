@@ -24,14 +24,20 @@ import {
 import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { contentSecurityPolicy, FILE_PATH } from '../web.js';
 
 export interface WebFrontProps {
   api: RestApi;
+  /** The secret header CloudFront adds to every request it sends the API; `version` changes when the secret is rotated. */
+  origin: { header: string; secret: ISecret; version: number };
   /** The dashboard's built files (Vite's dist/). Required: cdk.json's build command makes them before every synth. */
   dashboardDir: string;
   retainData: boolean;
+  /** The uploads bucket's origin, the one place the dashboard may send a file to (presigned PUT); none when absent. */
+  uploadsOrigin?: string;
   domainName?: string;
   /** An ACM certificate in us-east-1 (CloudFront's region) for domainName. */
   certificateArn?: string;
@@ -47,7 +53,18 @@ const SPA_ROUTING = `function handler(event) {
   return request;
 }`;
 
+/** The header CloudFront's function sets to the viewer's address on API requests (the WAF's per-IP rule counts it). */
+export const VIEWER_IP_HEADER = 'x-viewer-ip';
+
+/** Overwrites any X-Viewer-Ip the client sent with the address CloudFront saw. */
+const VIEWER_IP = `function handler(event) {
+  event.request.headers['${VIEWER_IP_HEADER}'] = { value: event.viewer.ip };
+  return event.request;
+}`;
+
 export class WebFront extends Construct {
+  /** The address of the dashboard, and of the API under /api. */
+  readonly url: string;
   readonly distribution: Distribution;
   /** Copies the built dashboard into the site bucket (CDK's handler) and invalidates CloudFront's cache. */
   readonly deployment: BucketDeployment;
@@ -69,7 +86,7 @@ export class WebFront extends Construct {
     const headers = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
       securityHeadersBehavior: {
         contentSecurityPolicy: {
-          contentSecurityPolicy: contentSecurityPolicy(),
+          contentSecurityPolicy: contentSecurityPolicy(props.uploadsOrigin ? [props.uploadsOrigin] : []),
           override: true,
         },
         contentTypeOptions: { override: true },
@@ -81,10 +98,14 @@ export class WebFront extends Construct {
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Rivals dashboard and API',
       defaultRootObject: 'index.html',
-      minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
       priceClass: PriceClass.PRICE_CLASS_100,
+      // The TLS floor applies to a custom certificate only; CloudFront's default certificate fixes its own.
       ...(props.domainName && props.certificateArn
-        ? { domainNames: [props.domainName], certificate: Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn) }
+        ? {
+            domainNames: [props.domainName],
+            certificate: Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn),
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
         : {}),
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(site),
@@ -94,17 +115,29 @@ export class WebFront extends Construct {
       },
       additionalBehaviors: {
         '/api/*': {
-          origin: new RestApiOrigin(props.api),
+          // The secret is resolved by CloudFormation at deploy time (never in the template); the version header makes a
+          // rotation change the distribution, so that the new value is read.
+          origin: new RestApiOrigin(props.api, {
+            customHeaders: { [props.origin.header]: props.origin.secret.secretValue.unsafeUnwrap(), [`${props.origin.header}-version`]: String(props.origin.version) },
+          }),
           viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: AllowedMethods.ALLOW_ALL,
           cachePolicy: CachePolicy.CACHING_DISABLED,
           // Every header but Host (API Gateway answers for its own host), every query string, no cookies.
           originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: headers,
+          functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: new CloudFrontFunction(this, 'ViewerIp', { code: FunctionCode.fromInline(VIEWER_IP) }) }],
         },
       },
     });
-    this.deployment = new BucketDeployment(this, 'Deploy', { sources: [Source.asset(props.dashboardDir)], destinationBucket: site, distribution: this.distribution, distributionPaths: ['/*'] });
-    new CfnOutput(scope, 'DashboardUrl', { value: `https://${props.domainName ?? this.distribution.distributionDomainName}/`, description: 'The dashboard, and the API on the same origin under /api' });
+    this.deployment = new BucketDeployment(this, 'Deploy', {
+      sources: [Source.asset(props.dashboardDir)],
+      destinationBucket: site,
+      distribution: this.distribution,
+      distributionPaths: ['/*'],
+      logGroup: new LogGroup(this, 'DeployLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY }),
+    });
+    this.url = `https://${props.domainName ?? this.distribution.distributionDomainName}/`;
+    new CfnOutput(scope, 'DashboardUrl', { value: this.url, description: 'The dashboard, and the API on the same origin under /api' });
   }
 }

@@ -5,18 +5,20 @@ import { AccessLogFormat, EndpointType, IdentitySource, LambdaIntegration, LogGr
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LambdaApplication, LambdaDeploymentConfig, LambdaDeploymentGroup } from 'aws-cdk-lib/aws-codedeploy';
+import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../config.js';
 import { ApiFunction, PROJECT_ROOT } from '../constructs/api-function.js';
 import { join } from 'node:path';
-import { Observability } from '../constructs/observability.js';
-import { WebFront } from '../constructs/web-front.js';
+import { METRICS_NAMESPACE, Observability } from '../constructs/observability.js';
+import { VIEWER_IP_HEADER, WebFront } from '../constructs/web-front.js';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
+import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, FLUSHES_AUTHORIZER_CACHE, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
 import { DASHBOARD_DIST } from '../web.js';
 import { BulkWorkers, grantAggregate, grantBulk, grantMonitor, type BulkResources } from './bulk-workers.js';
 
@@ -25,6 +27,8 @@ export interface ApiStackProps extends StackProps {
   bulk: Omit<BulkResources, 'table'>;
   /** Queues whose dead letters an operator must hear about. */
   deadLetterQueues: IQueue[];
+  /** Work queues whose oldest message must not grow older than `maxAgeMinutes`. */
+  queues: { name: string; queue: IQueue; maxAgeMinutes: number }[];
   config: StageConfig;
   version: string;
 }
@@ -94,6 +98,16 @@ const ACCESS_LOG_FIELDS = {
   userAgent: '$context.identity.userAgent',
 };
 
+/** Names shared with functions/shared/client-address.ts (infra never imports runtime code; a test checks they agree). */
+export const ORIGIN_SECRET_ENV = 'ORIGIN_SECRET_ARN';
+export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
+
+/** What the authorizer logs (functions/authorizer/api-key.ts) when it refuses key lookups over the per-IP limit. */
+export const AUTHORIZER_RATE_LIMITED_LOG = 'key lookups rate limited';
+
+/** Reserved concurrency when configured (0 = none). */
+const reserved = (n: number) => (n > 0 ? { reservedConcurrentExecutions: n } : {});
+
 /** The dashboard's built files (packages/dashboard, built by Vite before every synth: cdk.json's build command). */
 const DASHBOARD_DIR = join(PROJECT_ROOT, DASHBOARD_DIST);
 
@@ -149,14 +163,30 @@ export class ApiStack extends Stack {
       });
     }
 
+    // CloudFront proves a request came through this stage's distribution with this secret header; the functions trust
+    // CloudFront-Viewer-Address only then, and refuse requests without it (functions/shared/client-address.ts).
+    const originSecret = new Secret(this, 'OriginSecret', {
+      description: `Rivals ${config.stage}: the header CloudFront sends the API (rotate: README "The client's address")`,
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+
     // The authorizer reads a key's hash claim, its record and its account (GetItem, BatchGetItem; no index), takes
     // rate-limit tokens per IP, and records lastUsedAt on key records (in account partitions).
-    const authorizerFunction = new ApiFunction(this, AUTHORIZER.id, { entry: AUTHORIZER.entry, environment, retainLogs: config.retainData, memorySize: 256 })
+    // Its reserved concurrency is its alone: searches and bulk workers can never starve key checks.
+    const authorizerFunction = new ApiFunction(this, AUTHORIZER.id, {
+      entry: AUTHORIZER.entry,
+      environment,
+      retainLogs: config.retainData,
+      memorySize: 256,
+      ...reserved(config.capacity.authorizerReservedConcurrency),
+    })
       .bindTable(props.table, 'read')
       .grantItemUpdates(props.table, [RATE_LIMIT_PARTITION, 'ACCOUNT#']);
     const authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
-      handler: authorizerFunction,
-      identitySources: [IdentitySource.header(AUTHORIZER.header)],
+      handler: authorizerFunction.live,
+      // The origin header is part of the cache key: a denial for a wrong value is never reused for the key itself, and a
+      // request without it (straight to execute-api) is refused by API Gateway before the authorizer runs.
+      identitySources: [IdentitySource.header(AUTHORIZER.header), IdentitySource.header(ORIGIN_VERIFY_HEADER)],
       resultsCacheTtl: Duration.seconds(AUTHORIZER.cacheTtlSeconds),
     });
 
@@ -168,6 +198,8 @@ export class ApiStack extends Stack {
         retainLogs: config.retainData,
         ...(route.memoryMb ? { memorySize: route.memoryMb } : {}),
         ...(route.timeoutSeconds ? { timeout: Duration.seconds(route.timeoutSeconds) } : {}),
+        // Searches are capped (and guaranteed) by reserved concurrency: a flood of them cannot take the account's pool.
+        ...(route.id === 'Search' ? reserved(config.capacity.searchMaxConcurrency) : {}),
       })
         .bindTable(props.table, accessOf(route), { indexes: route.indexes ?? [] })
         // Every route takes rate-limit tokens before any work, keyless ones included.
@@ -176,10 +208,11 @@ export class ApiStack extends Stack {
       // A route that researches settles searches, and sends each to be counted in my-companies; saving a company
       // researches only for its monitoring baseline and settles nothing.
       if (route.knowledgeBase && route.id !== 'SaveCompany') grantAggregate(fn, props.bulk.aggregateQueue);
+      if (FLUSHES_AUTHORIZER_CACHE.includes(route.id)) this.allowAuthorizerCacheFlush(fn, config.stage);
       this.functions[route.id] = fn;
       if (route.knowledgeBase) this.enableProviders(fn, config);
       const resource = this.api.root.resourceForPath(route.path);
-      resource.addMethod(route.method, new LambdaIntegration(fn, { timeout: Duration.seconds(29) }), route.auth ? { authorizer } : {});
+      resource.addMethod(route.method, new LambdaIntegration(fn.live, { timeout: Duration.seconds(29) }), route.auth ? { authorizer } : {});
     }
 
     for (const job of SCHEDULED) {
@@ -197,34 +230,121 @@ export class ApiStack extends Stack {
         fn.addEnvironment(ENV.monitorEveryHours, String(config.monitorEveryHours));
       }
       this.functions[job.id] = fn;
-      new Rule(this, `${job.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(job.everyMinutes)), targets: [new LambdaFunction(fn, { retryAttempts: 0 })] });
+      new Rule(this, `${job.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(job.everyMinutes)), targets: [new LambdaFunction(fn.live, { retryAttempts: 0 })] });
     }
 
-    const workers = new BulkWorkers(this, 'Bulk', { table: props.table, ...props.bulk, environment, retainLogs: config.retainData });
+    const workers = new BulkWorkers(this, 'Bulk', { table: props.table, ...props.bulk, environment, retainLogs: config.retainData, capacity: config.capacity });
     Object.assign(this.functions, workers.functions);
     // The bulk and monitor workers research with the same engine as a search, so with the same providers.
     this.enableProviders(workers.functions[WORKERS.bulkDomain.id]!, config);
     this.enableProviders(workers.functions[WORKERS.monitor.id]!, config);
+    this.sealWebhookSecrets([this.functions.WebhookSecret!, workers.functions[WORKERS.webhookSender.id]!], config.retainData);
 
     if (config.waf) this.firewall(config.wafRateLimit);
+
 
     const observability = new Observability(this, 'Observability', {
       api: this.api,
       table: props.table,
       functions: { ...this.functions, [AUTHORIZER.id]: authorizerFunction },
-      deadLetterQueues: props.deadLetterQueues,
+      deadLetterQueues: [...props.deadLetterQueues, ...workers.deadLetterQueues],
+      queues: props.queues,
+      deliberateErrors: { [AUTHORIZER.id]: this.authorizerRefusals(authorizerFunction) },
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
+      monthlyBudgetUsd: config.monthlyBudgetUsd,
     });
+    this.deployments(config, { ...this.functions, [AUTHORIZER.id]: authorizerFunction }, observability);
+    for (const fn of [authorizerFunction, ...ROUTES.map((r) => this.functions[r.id]!)]) {
+      fn.addEnvironment(ORIGIN_SECRET_ENV, originSecret.secretArn);
+      originSecret.grantRead(fn);
+    }
     this.web = new WebFront(this, 'Web', {
       api: this.api,
+      origin: { header: ORIGIN_VERIFY_HEADER, secret: originSecret, version: config.originSecretVersion },
       dashboardDir: DASHBOARD_DIR,
       retainData: config.retainData,
+      uploadsOrigin: `https://${props.bulk.uploads.bucketRegionalDomainName}`,
       ...(config.domainName ? { domainName: config.domainName, certificateArn: config.certificateArn! } : {}),
     });
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address of the API' });
+    // The API is reached through CloudFront (same origin as the dashboard): its execute-api address refuses requests.
+    new CfnOutput(this, 'ApiUrl', { value: this.web.url, description: 'Base address of the API (append api/v1/...)' });
+    new CfnOutput(this, 'OriginSecretArn', { value: originSecret.secretArn, description: 'The secret CloudFront sends the API (rotation: see the README)' });
     new CfnOutput(this, 'MonitorQueueUrl', { value: props.bulk.monitorQueue.queueUrl, description: 'The monitor queue (npm run admin -- --stage <stage> monitor run)' });
     new CfnOutput(this, 'TableName', { value: props.table.tableName, description: 'The single table (for the operator command)' });
+    new CfnOutput(this, 'RestApiId', { value: this.api.restApiId, description: 'The REST API whose authorizer cache key revocations empty (for the operator command)' });
     new CfnOutput(this, 'AlarmTopicArn', { value: observability.topic.topicArn, description: 'SNS topic the alarms notify' });
+  }
+
+  /**
+   * Webhook signing secrets are stored sealed (AES-256-GCM, packages/core/src/sealing.ts) under a key generated here
+   * and kept in Secrets Manager, readable only by the function that rotates secrets and the one that signs deliveries:
+   * a copy of the table alone holds no usable secret. Kept with the data when the stage retains its data.
+   */
+  private sealWebhookSecrets(functions: ApiFunction[], retainData: boolean) {
+    const key = new Secret(this, 'WebhookSecretKey', {
+      description: 'Rivals: the key webhook signing secrets are sealed with',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    for (const fn of functions) {
+      fn.addEnvironment(ENV.webhookSecretKey, key.secretArn);
+      key.grantRead(fn);
+    }
+  }
+
+  /**
+   * The authorizer refuses too many key lookups from one address by throwing (so API Gateway answers 429 and caches
+   * nothing): deliberate, and counted here from its log line, so that its error alarm counts only real failures.
+   */
+  private authorizerRefusals(fn: ApiFunction): IMetric {
+    const filter = new MetricFilter(this, 'AuthorizerRateLimited', {
+      logGroup: fn.logs,
+      filterPattern: FilterPattern.stringValue('$.message', '=', AUTHORIZER_RATE_LIMITED_LOG),
+      metricNamespace: METRICS_NAMESPACE,
+      metricName: 'AuthorizerRateLimited',
+      metricValue: '1',
+    });
+    return filter.metric({ period: Duration.minutes(5), statistic: 'Sum' });
+  }
+
+  /**
+   * How a new version goes live: with canaryDeployments, CodeDeploy shifts 10% of each function's traffic to it for 5
+   * minutes, then the rest, and rolls back if the function's error alarm or the API's 5xx or latency alarm fires;
+   * otherwise CloudFormation moves the alias at once (dev).
+   */
+  private deployments(config: StageConfig, functions: Record<string, ApiFunction>, observability: Observability) {
+    if (!config.canaryDeployments) return;
+    const application = new LambdaApplication(this, 'Deployments', { applicationName: `rivals-${config.stage}` });
+    // One role for every deployment group: AWS's policy for CodeDeploy on Lambda (shift aliases, invoke hooks it is given).
+    const role = new Role(this, 'DeploymentRole', {
+      assumedBy: new ServicePrincipal('codedeploy.amazonaws.com'),
+      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSCodeDeployRoleForLambdaLimited')],
+    });
+    for (const [name, fn] of Object.entries(functions)) {
+      new LambdaDeploymentGroup(this, `${name}Deployment`, {
+        application,
+        role,
+        alias: fn.live,
+        deploymentConfig: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
+        alarms: [observability.errorAlarms[name]!, ...observability.apiAlarms],
+        autoRollback: { failedDeployment: true, deploymentInAlarm: true, stoppedDeployment: true },
+      });
+    }
+  }
+
+  /**
+   * A revoked key is refused on its next request: the function that revokes empties this stage's authorizer cache
+   * (FlushStageAuthorizersCache is apigateway:DELETE on the stage's cache/authorizers; nothing else is granted).
+   */
+  private allowAuthorizerCacheFlush(fn: ApiFunction, stage: string) {
+    fn.addEnvironment(ENV.restApiId, this.api.restApiId);
+    fn.addEnvironment(ENV.apiStage, stage);
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['apigateway:DELETE'],
+        resources: [Stack.of(this).formatArn({ service: 'apigateway', account: '', resource: `/restapis/${this.api.restApiId}/stages/${stage}/cache/authorizers` })],
+      }),
+    );
   }
 
   /**
@@ -238,8 +358,10 @@ export class ApiStack extends Stack {
       const secret = config.providerSecret.startsWith('arn:')
         ? Secret.fromSecretCompleteArn(this, `${fn.node.id}ProviderSecret`, config.providerSecret)
         : Secret.fromSecretNameV2(this, `${fn.node.id}ProviderSecret`, config.providerSecret);
-      fn.addEnvironment('RIVALS_PROVIDER_SECRET', secret.secretArn);
-      fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
+      // The name or ARN as configured: GetSecretValue takes either. grantRead matches the secret's full ARN, whose
+      // random six-character suffix a name does not carry (a bare partial ARN in the policy would deny it).
+      fn.addEnvironment('RIVALS_PROVIDER_SECRET', config.providerSecret);
+      secret.grantRead(fn);
     }
     if (config.providers.includes('bedrock')) {
       if (!config.bedrockModelId) throw new Error('providers=bedrock needs bedrockModelId');
@@ -266,7 +388,13 @@ export class ApiStack extends Stack {
       defaultAction: { allow: {} },
       visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'rivals-api', sampledRequestsEnabled: true },
       rules: [
-        rule('per-ip-rate', 0, { action: { block: {} }, statement: { rateBasedStatement: { limit: limitPer5Minutes, aggregateKeyType: 'IP' } } }),
+        // Per viewer: behind CloudFront the peer is a CloudFront server, so the rule counts the viewer address that
+        // CloudFront's function writes into X-Viewer-Ip (overwriting any the client sent). Requests without it (straight
+        // to execute-api) are refused by the functions for want of the origin secret.
+        rule('per-ip-rate', 0, {
+          action: { block: {} },
+          statement: { rateBasedStatement: { limit: limitPer5Minutes, aggregateKeyType: 'FORWARDED_IP', forwardedIpConfig: { headerName: VIEWER_IP_HEADER, fallbackBehavior: 'NO_MATCH' } } },
+        }),
         // The common rule set blocks bodies over 8 KB; CSV uploads are up to 5 MB, and the API bounds bodies itself.
         rule('aws-common', 1, {
           overrideAction: { none: {} },

@@ -2,15 +2,16 @@
 // the upload-landed function on the bucket's Object Created events (EventBridge), the webhook sender, and the aggregate
 // worker (my-companies counting, fed by every settled search). The scheduled sweeper (routes.ts SCHEDULED) also sweeps
 // bulk domains.
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { Capacity } from '../config.js';
 import { ApiFunction } from '../constructs/api-function.js';
 import { ENV, UPLOADS_PREFIX, WORKERS } from '../routes.js';
 
@@ -61,10 +62,12 @@ export const grantMonitor = (fn: ApiFunction, queue: IQueue) => grantSend(fn, EN
 
 export class BulkWorkers extends Construct {
   readonly functions: Record<string, ApiFunction> = {};
+  /** Where Object Created events go when the upload-landed worker cannot take them (EventBridge's own retries spent). */
+  readonly deadLetterQueues: IQueue[] = [];
 
-  constructor(scope: Construct, id: string, props: BulkResources & { environment: Record<string, string>; retainLogs: boolean }) {
+  constructor(scope: Construct, id: string, props: BulkResources & { environment: Record<string, string>; retainLogs: boolean; capacity: Capacity }) {
     super(scope, id);
-    const make = (spec: { id: string; entry: string; timeoutSeconds: number; memoryMb?: number }, knowledgeBase: boolean, bulk = true) => {
+    const make = (spec: { id: string; entry: string; timeoutSeconds: number; memoryMb?: number }, knowledgeBase: boolean, bulk = true, reservedConcurrency = 0) => {
       const fn = new ApiFunction(this, spec.id, {
         entry: spec.entry,
         knowledgeBase,
@@ -72,6 +75,7 @@ export class BulkWorkers extends Construct {
         retainLogs: props.retainLogs,
         timeout: Duration.seconds(spec.timeoutSeconds),
         ...(spec.memoryMb ? { memorySize: spec.memoryMb } : {}),
+        ...(reservedConcurrency > 0 ? { reservedConcurrentExecutions: reservedConcurrency } : {}),
       }).bindTable(props.table, 'write');
       if (bulk) grantBulk(fn, props, { uploads: spec.id === WORKERS.uploadLanded.id });
       this.functions[spec.id] = fn;
@@ -79,24 +83,35 @@ export class BulkWorkers extends Construct {
     };
 
     const domain = make(WORKERS.bulkDomain, true);
-    domain.addEventSource(
+    domain.live.addEventSource(
       new SqsEventSource(props.bulkQueue, {
         batchSize: WORKERS.bulkDomain.batchSize,
-        maxConcurrency: WORKERS.bulkDomain.maxConcurrency,
+        // The configured cap (bulkMaxConcurrency): bulk research never takes more of the account's concurrency.
+        maxConcurrency: props.capacity.bulkMaxConcurrency,
         reportBatchItemFailures: true,
       }),
     );
     grantAggregate(domain, props.aggregateQueue);
 
-    const landed = make(WORKERS.uploadLanded, false);
+    const landed = make(WORKERS.uploadLanded, false, true, props.capacity.uploadLandedMaxConcurrency);
+    // An upload whose event EventBridge could not deliver (the worker throttled or failing past its retries) is kept
+    // here, alarmed on, and can be re-driven: a job never silently stays queued. SQS-managed encryption, which
+    // EventBridge can write to without a key policy.
+    const landedDeadLetters = new Queue(this, 'UploadLandedDeadLetterQueue', {
+      enforceSSL: true,
+      encryption: QueueEncryption.SQS_MANAGED,
+      retentionPeriod: Duration.days(14),
+      removalPolicy: props.retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.deadLetterQueues.push(landedDeadLetters);
     // Through EventBridge (the bucket lives in the stateful stack; a bucket notification would make the stacks cyclic).
     new Rule(this, 'UploadLanded', {
       eventPattern: { source: ['aws.s3'], detailType: ['Object Created'], detail: { bucket: { name: [props.uploads.bucketName] }, object: { key: [{ prefix: UPLOADS_PREFIX }] } } },
-      targets: [new LambdaFunction(landed, { retryAttempts: 3 })],
+      targets: [new LambdaFunction(landed.live, { retryAttempts: 3, maxEventAge: Duration.hours(2), deadLetterQueue: landedDeadLetters })],
     });
 
     const webhooks = make(WORKERS.webhookSender, false);
-    webhooks.addEventSource(
+    webhooks.live.addEventSource(
       new SqsEventSource(props.webhookQueue, { batchSize: WORKERS.webhookSender.batchSize, maxConcurrency: WORKERS.webhookSender.maxConcurrency, reportBatchItemFailures: true }),
     );
 
@@ -107,7 +122,7 @@ export class BulkWorkers extends Construct {
     // Counts settled searches in my-companies: the table only (no bulk grants); consuming the queue is the event
     // source's own grant.
     const aggregate = make(WORKERS.aggregate, false, false);
-    aggregate.addEventSource(
+    aggregate.live.addEventSource(
       new SqsEventSource(props.aggregateQueue, { batchSize: WORKERS.aggregate.batchSize, maxConcurrency: WORKERS.aggregate.maxConcurrency, reportBatchItemFailures: true }),
     );
   }

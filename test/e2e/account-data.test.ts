@@ -75,7 +75,7 @@ describe('account data over HTTP', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toContain('my-companies.csv');
     const lines = csv.text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('company,domain,timesFound,bestMatchScore,types,firstSeenAt,lastSeenAt,foundFor');
+    expect(lines[0]).toBe('company,domain,timesFound,bestMatchScore,types,firstSeenAt,lastSeenAt,foundFor,founded,size,hq,ownership,exchange,ticker');
     expect(lines).toHaveLength(items.length + 1);
     expect((await call('/api/my-companies?format=xml')).status).toBe(400);
   });

@@ -1,13 +1,13 @@
 // The operator's commands on the discovered layer, against a table on DynamoDB Local: list, show, ban, unban, export.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { DiscoveredCompany } from '@rivals/core';
-import { DynamoDiscoveredStore } from '@rivals/db';
+import { DynamoDiscoveredStore, DynamoKbImportStore } from '@rivals/db';
 import { SectorFile } from '../../packages/kb/src/schema.js';
 import { freshTable } from '../setup/table.js';
 
@@ -54,5 +54,23 @@ describe('npm run admin -- discovered', () => {
     expect(JSON.parse(await cli('unban', 'crumb-bakery.com'))).toEqual({ unbanned: 'crumb-bakery.com' });
     expect(await store.save(company('crumb-bakery.com', 'Crumb Bakery', 'GB'))).toBe('saved');
     await expect(cli('unban', 'crumb-bakery.com')).rejects.toThrow(/is not banned/);
+  });
+});
+
+describe('npm run admin -- kb import', () => {
+  it('imports a CSV of the team\'s companies into the table, and refuses a file with an unknown category, naming the row', { timeout: 120_000 }, async () => {
+    const table = await freshTable();
+    const dir = mkdtempSync(join(tmpdir(), 'rivals-import-'));
+    const good = join(dir, 'ours.csv');
+    writeFileSync(good, 'domain,name,description,categories,competitors\ndealdesk.io,DealDesk,A CRM for agencies that tracks deals and client contacts.,crm,pipedrive.com\n');
+    expect(JSON.parse(await admin(table.endpoint, table.tableName, 'kb', 'import', good))).toMatchObject({ imported: 1, domains: ['dealdesk.io'] });
+    const store = new DynamoKbImportStore(table);
+    expect(await store.version()).toMatch(/^\d{4}-/);
+    expect(await store.companies()).toEqual([expect.objectContaining({ domain: 'dealdesk.io', categories: ['crm'], competes: { 'pipedrive.com': 0.8 } })]);
+
+    const bad = join(dir, 'bad.csv');
+    writeFileSync(bad, 'domain,name,description,categories,competitors\nother.io,Other,Another CRM for small agencies.,crm;no-such-category,\n');
+    await expect(admin(table.endpoint, table.tableName, 'kb', 'import', bad)).rejects.toThrow(/row 2 \(other\.io\): unknown category no-such-category/);
+    expect((await store.companies()).length).toBe(1);
   });
 });

@@ -56,7 +56,7 @@ describe('bulk research over HTTP on the local runtime', () => {
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = (download.body as string).trim().split('\r\n');
-    expect(lines[0]).toBe('sourceDomain,rank,company,domain,matchScore,type,confidence,likelyCompetitor,error');
+    expect(lines[0]).toBe('sourceDomain,rank,company,domain,matchScore,type,confidence,likelyCompetitor,error,founded,size,hq,ownership,exchange,ticker');
     expect(lines).toHaveLength(1 + 6);
     expect(lines[1]).toMatch(/^stripe\.com,1,/);
   });
@@ -79,14 +79,28 @@ describe('bulk research over HTTP on the local runtime', () => {
 
   it('starts a presigned job when the PUT lands in s3rver', async () => {
     const before = await balance();
-    const created = await call('/api/bulk/upload-url', { method: 'POST', body: JSON.stringify({ filename: 'big.csv', limit: 2 }), headers: { 'content-type': 'application/json' } });
+    const file = 'shopify.com\nsquareup.com\n';
+    const created = await call('/api/bulk/upload-url', { method: 'POST', body: JSON.stringify({ filename: 'big.csv', limit: 2, sizeBytes: file.length }), headers: { 'content-type': 'application/json' } });
     expect(created.status).toBe(201);
     expect((await call(`/api/bulk/jobs/${created.body.jobId}`)).body.status).toBe('awaiting_upload');
-    const put = await fetch(created.body.uploadUrl, { method: 'PUT', body: 'shopify.com\nsquareup.com\n', headers: { 'content-type': 'text/csv' } });
+    // The URL takes exactly the size asked for: a larger or smaller body is refused, and nothing lands.
+    for (const other of [`${file}x`, file.slice(1)])
+      expect((await fetch(created.body.uploadUrl, { method: 'PUT', body: other, headers: { 'content-type': 'text/csv' } })).status).toBe(403);
+    expect((await call(`/api/bulk/jobs/${created.body.jobId}`)).body.status).toBe('awaiting_upload');
+    const put = await fetch(created.body.uploadUrl, { method: 'PUT', body: file, headers: { 'content-type': 'text/csv' } });
     expect(put.status).toBe(200);
     const job = await settled(created.body.jobId);
     expect(job).toMatchObject({ status: 'completed', totalDomains: 2, creditsCharged: 2, filename: 'big.csv' });
     expect(await balance()).toBe(before - 2);
+  });
+
+  it('asks the size of a presigned upload, and refuses one over 50 MB before any URL is made', async () => {
+    const missing = await call('/api/bulk/upload-url', { method: 'POST', body: JSON.stringify({ limit: 2 }), headers: { 'content-type': 'application/json' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details).toEqual([expect.objectContaining({ field: 'sizeBytes' })]);
+    const huge = await call('/api/bulk/upload-url', { method: 'POST', body: JSON.stringify({ limit: 2, sizeBytes: 60 * 1024 * 1024 }), headers: { 'content-type': 'application/json' } });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error.details).toEqual([expect.objectContaining({ field: 'sizeBytes' })]);
   });
 
   it.each([
@@ -118,4 +132,19 @@ describe('bulk research over HTTP on the local runtime', () => {
     expect(res.status).toBe(201);
     expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
   });
+
+  it.each(['https://127.0.0.1/', 'https://169.254.169.254/latest/meta-data/', 'https://[::1]/', 'https://10.0.0.7/hook', 'https://localhost/hook', 'https://metadata.google.internal/'])(
+    'refuses the webhook URL %s when a job is created (400 naming webhookUrl), charging nothing',
+    async (webhookUrl) => {
+      await call('/api/webhook-secret', { method: 'POST' });
+      const before = await balance();
+      const direct = await call(`/api/bulk/upload?limit=1&webhookUrl=${encodeURIComponent(webhookUrl)}`, { method: 'POST', body: 'stripe.com\n', headers: { 'content-type': 'text/csv' } });
+      expect(direct.status).toBe(400);
+      expect(direct.body.error).toMatchObject({ code: 'invalid_request', details: [{ field: 'webhookUrl', problem: expect.any(String) }] });
+      const presigned = await call('/api/bulk/upload-url', { method: 'POST', body: JSON.stringify({ limit: 1, sizeBytes: 11, webhookUrl }), headers: { 'content-type': 'application/json' } });
+      expect(presigned.status).toBe(400);
+      expect(presigned.body.error.details).toEqual([expect.objectContaining({ field: 'webhookUrl' })]);
+      expect(await balance()).toBe(before);
+    },
+  );
 });

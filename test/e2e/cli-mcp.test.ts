@@ -69,6 +69,23 @@ describe('rivals CLI', () => {
     expect(lines.length).toBeLessThanOrEqual(4);
   });
 
+  it('finds look-alikes of several seeds with screening filters, as a table, JSON and CSV', async () => {
+    const res = await rivals(['lookalikes', 'delta.com', 'united.com', 'aa.com', '--founded-from', '1990', '--ownership', 'private,public', '--sizes', '5001-10000,10001+', '--json']);
+    expect(res.code).toBe(0);
+    const result = JSON.parse(res.stdout);
+    expect(result).toMatchObject({ domains: ['delta.com', 'united.com', 'aa.com'], searchId: expect.stringMatching(/^srch_/) });
+    expect(result.companies.length).toBeGreaterThan(0);
+    expect(result.companies[0].similarTo.length).toBeGreaterThan(0);
+    const stored = JSON.parse((await rivals(['show', result.searchId, '--json'])).stdout);
+    expect(stored.filters).toEqual({ sizes: ['5001-10000', '10001+'], foundedFrom: 1990, ownership: ['private', 'public'] });
+    for (const row of stored.competitors) expect(row.firmographics.founded).toBeGreaterThanOrEqual(1990);
+    const table = await rivals(['lookalikes', 'nike.com', 'adidas.com', '--limit', '3']);
+    expect(table.stdout.split('\n')[0]).toMatch(/^\s*#\s+company\s+domain\s+score\s+type\s+confidence\s+similar to/);
+    const csv = (await rivals(['lookalikes', 'nike.com', 'adidas.com', '--limit', '3', '--csv'])).stdout.trim().split('\n');
+    expect(csv[0]).toBe('rank,company,domain,matchScore,type,confidence,likelyCompetitor,similarTo');
+    expect(csv).toHaveLength(4);
+  });
+
   it('shows a past search with its evidence', async () => {
     const { searchId } = JSON.parse((await rivals(['search', 'notion.so', '--limit', '2', '--json'])).stdout);
     const res = await rivals(['show', searchId, '--json']);
@@ -193,7 +210,7 @@ describe('rivals-mcp over stdio', () => {
   it('lists the tools, each with an input schema, the paid ones saying what they cost', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['get_balance', 'get_bulk_job', 'get_search', 'get_watchlist_changes', 'list_history', 'list_my_companies', 'list_saved_companies', 'save_company', 'search_competitors', 'start_bulk_research'].sort(),
+      ['find_lookalikes', 'get_balance', 'get_bulk_job', 'get_search', 'get_watchlist_changes', 'list_history', 'list_my_companies', 'list_saved_companies', 'save_company', 'search_competitors', 'start_bulk_research'].sort(),
     );
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
     expect(tools.find((t) => t.name === 'search_competitors')?.description).toMatch(/1 CREDIT/);
@@ -213,6 +230,18 @@ describe('rivals-mcp over stdio', () => {
     expect(text).toContain(result.competitors[0]!.domain);
     const stored = await client.callTool({ name: 'get_search', arguments: { searchId: result.searchId } });
     expect(stored.structuredContent).toMatchObject({ id: result.searchId, domain: 'slack.com' });
+  });
+
+  it('finds look-alikes of several seeds for one credit, screened, with similarTo', async () => {
+    expect((await client.listTools()).tools.find((t) => t.name === 'find_lookalikes')?.description).toMatch(/1 CREDIT/);
+    const res = await client.callTool({ name: 'find_lookalikes', arguments: { domains: ['stripe.com', 'adyen.com', 'checkout.com'], limit: 10, ownership: ['private'] } });
+    expect(res.isError).toBeFalsy();
+    const result = res.structuredContent as { domains: string[]; searchId: string; companies: { domain: string; similarTo: string[] }[] };
+    expect(result.domains).toEqual(['stripe.com', 'adyen.com', 'checkout.com']);
+    expect(result.companies.length).toBeGreaterThan(0);
+    for (const c of result.companies) expect(c.similarTo.every((s) => result.domains.includes(s))).toBe(true);
+    const stored = (await client.callTool({ name: 'get_search', arguments: { searchId: result.searchId } })).structuredContent as { competitors: { firmographics: { ownership: string } }[] };
+    for (const row of stored.competitors) expect(row.firmographics.ownership).toBe('private');
   });
 
   it('saves a company and lists the saved ones, the history and the companies found', async () => {

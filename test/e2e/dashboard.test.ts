@@ -1,6 +1,6 @@
 // End to end in a real browser: the dashboard as a person uses it, on the local runtime (one runtime and one Debian
 // Chromium driven by playwright-core for the whole file). Each test saves a screenshot under test-output/dashboard.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,7 +103,10 @@ describe('the dashboard in a browser', () => {
     expect(await balance()).toBe(before - 1);
     expect(new URL(page.url()).searchParams.get('search')).toMatch(/^srch_/);
 
-    // The map: a point per row, coloured by type; hovering one names it.
+    // The score map (the segment map is the default view, tested below): a point per row, coloured by type; hovering
+    // one names it.
+    await page.locator(tid('segment-map')).screenshot({ path: join(SHOTS, 'segment-map-search.png') });
+    await page.click(tid('view-score'));
     const points = page.locator(tid('map-point'));
     expect(await points.count()).toBe(rows);
     const firstCompany = await page.locator(`${tid('result-row')} td.company`).first().innerText();
@@ -187,6 +190,8 @@ describe('the dashboard in a browser', () => {
     await stranger.goto(link);
     await stranger.locator(tid('shared-search')).waitFor();
     expect(await stranger.locator(tid('result-row')).count()).toBe(rows);
+    await stranger.locator(tid('segment-map')).waitFor();
+    await stranger.click(tid('view-score'));
     expect(await stranger.locator(tid('map-point')).count()).toBe(rows);
     expect(await stranger.locator(tid('balance')).count()).toBe(0);
     expect(await stranger.locator(tid('save')).count()).toBe(0);
@@ -254,11 +259,13 @@ describe('the dashboard in a browser', () => {
   });
 
   it('sends a CSV over 5 MB through a presigned upload, straight to storage, and the job runs', async () => {
-    // Three domains and a wide notes column: 6 MB, over the direct upload's 5 MB.
-    const note = 'x'.repeat(2 * 1024 * 1024);
+    // Three domains over 102 rows with a wide notes column (60 KB a row, under the 64 KB a row allows): 6 MB, over the
+    // direct upload's 5 MB.
+    const note = 'x'.repeat(60_000);
     const transfer = await page.evaluateHandle((n) => {
       const dt = new DataTransfer();
-      dt.items.add(new File([`domain,notes\nstripe.com,${n}\nadyen.com,${n}\nhubspot.com,${n}\n`], 'large.csv', { type: 'text/csv' }));
+      const rows = Array.from({ length: 102 }, (_, i) => `${['stripe.com', 'adyen.com', 'hubspot.com'][i % 3]},${n}\n`).join('');
+      dt.items.add(new File([`domain,notes\n${rows}`], 'large.csv', { type: 'text/csv' }));
       return dt;
     }, note);
     await page.dispatchEvent(tid('dropzone'), 'drop', { dataTransfer: transfer });
@@ -298,6 +305,7 @@ describe('the dashboard in a browser', () => {
     expect(await noSideScroll()).toBe(true);
     await search(phone, 'hubspot.com', 8);
     await phone.locator(tid('result-row')).first().waitFor({ timeout: 30_000 });
+    await phone.click(tid('view-score'));
     expect(await phone.locator(tid('map-point')).count()).toBe(await phone.locator(tid('result-row')).count());
     expect(await noSideScroll()).toBe(true);
     for (const id of ['search-input', 'search-submit', 'balance', 'export-csv', 'share']) expect(await phone.locator(tid(id)).first().isVisible(), id).toBe(true);
@@ -313,6 +321,56 @@ describe('the dashboard in a browser', () => {
       expect(await noSideScroll(), path).toBe(true);
     }
     await shot(phone, 'phone-history');
+  });
+
+  it('finds look-alikes of several seeds with screening filters, and draws the market map for decks: segments, names, type colours; PNG, SVG and CSV exports', async () => {
+    const before = await balance();
+    await page.goto(`${service.url}/`);
+    await page.click(tid('mode-several'));
+    await page.fill(tid('seeds-input'), 'delta.com, united.com\naa.com');
+    await page.click('summary:has-text("Filters")');
+    await page.fill(tid('limit'), '30');
+    await page.fill(tid('founded-from'), '1920');
+    await page.check(tid('ownership-public'));
+    await page.check(tid('ownership-private'));
+    await page.click(tid('search-submit'));
+    await page.locator(tid('result-row')).first().waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.locator('h2.result-title').innerText()).toMatch(/companies like delta\.com, united\.com, aa\.com/);
+    expect(await balance()).toBe(before - 1);
+    const stored = (await api(`/api/searches/${new URL(page.url()).searchParams.get('search')}`)).body;
+    expect(stored.filters).toEqual({ foundedFrom: 1920, ownership: ['public', 'private'] });
+    for (const row of stored.competitors) expect(row.firmographics.founded).toBeGreaterThanOrEqual(1920);
+
+    // The segment map is the default view (the score map a click away): every company named, coloured by its type.
+    await page.click(tid('view-segments'));
+    const map = page.locator(tid('segment-map'));
+    await map.waitFor();
+    expect(await map.locator(tid('segment')).count()).toBeGreaterThan(0);
+    const names = await map.locator(`${tid('segment-company')} text`).allTextContents();
+    expect(names).toContain('Southwest Airlines');
+    const types = await map.locator(tid('segment-company')).evaluateAll((els) => els.map((e) => e.getAttribute('data-type')));
+    expect(new Set(types).size).toBeGreaterThan(0);
+    await map.screenshot({ path: join(SHOTS, 'segment-map.png') });
+    await shot(page, 'lookalikes');
+
+    // Exports: an SVG with the names in it, a PNG image, the table as CSV with firmographics and similarTo.
+    const [svgDownload] = await Promise.all([page.waitForEvent('download'), page.click(tid('export-svg'))]);
+    const svg = readFileSync((await svgDownload.path())!, 'utf8');
+    expect(svgDownload.suggestedFilename()).toBe('rivals-map-delta.com.svg');
+    expect(svg).toMatch(/^<svg[^>]+xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg).toContain('Southwest Airlines');
+    expect(svg).toContain('Companies like delta.com, united.com, aa.com');
+    writeFileSync(join(SHOTS, 'segment-map-export.svg'), svg);
+    const [pngDownload] = await Promise.all([page.waitForEvent('download'), page.click(tid('export-png'))]);
+    const png = readFileSync((await pngDownload.path())!);
+    expect(pngDownload.suggestedFilename()).toBe('rivals-map-delta.com.png');
+    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a'); // a PNG
+    expect(png.readUInt32BE(16)).toBe(2 * Number(/^<svg[^>]* width="(\d+)"/.exec(svg)![1])); // twice the drawing's width
+    writeFileSync(join(SHOTS, 'segment-map-export.png'), png);
+    const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.click(tid('export-csv'))]);
+    const csv = readFileSync((await csvDownload.path())!, 'utf8').split('\r\n');
+    expect(csv[0]).toBe('rank,company,domain,matchScore,type,confidence,likelyCompetitor,similarTo,founded,size,hq,ownership,exchange,ticker');
+    expect(csv.find((line) => line.includes('southwest.com'))).toMatch(/,1967,10001\+,US,public,/);
   });
 
   it('serves the app with its security headers: SPA routes get index.html (no-store), assets are immutable, nothing outside dist', async () => {

@@ -69,11 +69,11 @@ describe('logs', () => {
 
     // Bulk: a presigned upload URL used to upload, and a job with a webhook, run by the workers to the end (the webhook
     // sender signs its event with the secret, whatever becomes of the delivery).
-    const presigned = await call('/api/bulk/upload-url', { method: 'POST', body: { filename: 'domains.csv', limit: 3 } });
+    const presigned = await call('/api/bulk/upload-url', { method: 'POST', body: { filename: 'domains.csv', limit: 3, sizeBytes: 18 } });
     expect(presigned.status).toBe(201);
     const signature = new URL(presigned.body.uploadUrl).searchParams.get('X-Amz-Signature');
     expect(signature).toMatch(/^[0-9a-f]{64}$/);
-    expect((await fetch(presigned.body.uploadUrl, { method: 'PUT', body: 'domain\nstripe.com\n' })).status).toBe(200);
+    expect((await fetch(presigned.body.uploadUrl, { method: 'PUT', body: 'domain\nstripe.com\n', headers: { 'content-type': 'text/csv' } })).status).toBe(200);
     const upload = await fetch(`${service.url}/api/bulk/upload?limit=3&webhookUrl=${encodeURIComponent('https://hooks.example.com/rivals')}`, {
       method: 'POST',
       headers: { 'x-api-key': created.body.key, 'content-type': 'text/csv' },

@@ -1,14 +1,10 @@
 // Least privilege, read off the synthesised templates: no action is a wildcard, no function may Scan, and every
 // resource wildcard is one that AWS requires, named here with its reason.
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '@rivals/db';
-import { RATE_LIMIT_PARTITION, ROUTES } from '../../infra/routes.js';
-import { buildStage } from '../../infra/stage.js';
+import { FLUSHES_AUTHORIZER_CACHE, RATE_LIMIT_PARTITION, ROUTES } from '../../infra/routes.js';
+import { cleanOutdirs, cliTemplates, STAGE_SHAPES } from './cli-app.js';
 
 interface Statement {
   Action: string | string[];
@@ -33,15 +29,14 @@ const CDK_HANDLERS: Record<string, string> = {
 };
 
 let templates: Template[] = [];
-const outdir = mkdtempSync(join(tmpdir(), 'rivals-iam-'));
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+afterAll(cleanOutdirs);
 beforeAll(() => {
-  const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
-  // A dev stage (data not retained: S3 auto-delete) and a production-like one, with every option on.
-  const dev = buildStage(app, 'dev');
-  const app2 = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], customerManagedKey: 'true', waf: 'true', providers: 'bedrock,openai', bedrockModelId: 'anthropic.claude-3-haiku', providerSecret: 'rivals/providers' } });
-  const prod = buildStage(app2, 'prod');
-  templates = [dev.stateful, dev.api, prod.stateful, prod.api].map((stack) => Template.fromStack(stack));
+  // A dev stage (data not retained: S3 auto-delete) and a production one with every option on (providers included).
+  const shapes = [STAGE_SHAPES[0]!, STAGE_SHAPES.find((s) => s.context.providers)!];
+  templates = shapes.flatMap(({ stage, region, context }) => {
+    const t = cliTemplates(context, { stage, region });
+    return [t.stateful, t.api];
+  });
 });
 
 /** Every statement of every policy of the project's functions: their policies and the inline policies of roles. */
@@ -82,6 +77,19 @@ describe('IAM', () => {
     expect(grants.length).toBe(2 * (ROUTES.length + 1));
     for (const { statement } of grants) expect(actionsOf(statement).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
     expect(keys.rateBucket('ip:203.0.113.9').pk.startsWith(RATE_LIMIT_PARTITION)).toBe(true);
+  });
+
+  it('lets only the key-revoking functions flush the authorizer cache, of their own stage only', () => {
+    const grants = statements().filter(({ statement }) => actionsOf(statement).some((a) => a.startsWith('apigateway:')));
+    const stages = statements().filter(({ statement }) => JSON.stringify(statement).includes(`${RATE_LIMIT_PARTITION}*`)).length / (ROUTES.length + 1);
+    expect(grants.length).toBe(stages * FLUSHES_AUTHORIZER_CACHE.length);
+    for (const { policy, statement } of grants) {
+      expect(FLUSHES_AUTHORIZER_CACHE.some((id) => policy.startsWith(`${id}Function`))).toBe(true);
+      expect(actionsOf(statement)).toEqual(['apigateway:DELETE']);
+      const resource = JSON.stringify(statement.Resource);
+      expect(resource).toMatch(/\/restapis\/.*\/stages\/[a-z0-9-]+\/cache\/authorizers"/);
+      expect(hasWildcard(statement.Resource)).toBe(false);
+    }
   });
 
   it('never lets a function Scan the table', () => {

@@ -1,24 +1,17 @@
-// The CDK app's templates (bundling skipped): table keys, functions' runtime, authorizer, routes, gateway errors.
-import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The CDK app's templates, built as the CLI builds them (cdk.json's context, a region; bundling skipped): table keys,
+// functions' runtime, authorizer, routes, gateway errors, and what each configuration key changes.
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_MESSAGES } from '@rivals/contracts';
 import { DEFAULT_RATE_LIMITS } from '@rivals/core';
-import { buildStage } from '../../infra/stage.js';
 import { accessOf, RATE_LIMIT_PARTITION, ROUTES, SCHEDULED, WORKERS } from '../../infra/routes.js';
+import { cleanOutdirs, cliTemplates } from './cli-app.js';
 
 let stateful: Template;
 let api: Template;
-const outdir = mkdtempSync(join(tmpdir(), 'rivals-cdk-'));
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+afterAll(cleanOutdirs);
 beforeAll(() => {
-  const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
-  const stage = buildStage(app, 'test');
-  stateful = Template.fromStack(stage.stateful);
-  api = Template.fromStack(stage.api);
+  ({ stateful, api } = cliTemplates({}, { stage: 'dev' }));
 });
 
 describe('stateful stack', () => {
@@ -31,9 +24,15 @@ describe('stateful stack', () => {
     });
   });
 
-  it('declares the upload bucket and the bulk queue with a dead-letter queue', () => {
+  it('declares the upload bucket, and every work queue with its own dead-letter queue, five receives first', () => {
     stateful.resourceCountIs('AWS::S3::Bucket', 1);
-    stateful.hasResourceProperties('AWS::SQS::Queue', { RedrivePolicy: Match.objectLike({ maxReceiveCount: 3 }) });
+    const queues = stateful.findResources('AWS::SQS::Queue');
+    const work = Object.entries(queues).filter(([id]) => !id.includes('DeadLetter'));
+    expect(work.map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['AggregateQueue', 'BulkQueue', 'WebhookQueue']);
+    const deadLetterTargets = work.map(([, q]) => JSON.stringify(q.Properties.RedrivePolicy.deadLetterTargetArn));
+    expect(new Set(deadLetterTargets).size).toBe(3);
+    expect(deadLetterTargets.find((t) => t.includes('Webhook'))).toContain('WebhookDeadLetterQueue');
+    for (const [, q] of work) expect(q.Properties.RedrivePolicy.maxReceiveCount).toBeGreaterThanOrEqual(5);
   });
 });
 
@@ -79,8 +78,10 @@ describe('api stack', () => {
     const senders = Object.entries(api.findResources('AWS::IAM::Policy'))
       .filter(([, p]) => (p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]).some((st) => [st.Action].flat().includes('sqs:SendMessage') && isAggregateQueue(st.Resource)))
       .map(([id]) => id);
-    expect(senders).toHaveLength(2);
+    // The search and look-alike functions and the bulk worker.
+    expect(senders).toHaveLength(3);
     expect(senders.some((id) => id.startsWith('SearchFunction'))).toBe(true);
+    expect(senders.some((id) => id.startsWith('LookalikesFunction'))).toBe(true);
     expect(senders.some((id) => id.includes(WORKERS.bulkDomain.id))).toBe(true);
   });
 
@@ -98,8 +99,8 @@ describe('api stack', () => {
     api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED' });
   });
 
-  it('authorizes with a REQUEST authorizer on X-API-Key, cached 60 s', () => {
-    api.hasResourceProperties('AWS::ApiGateway::Authorizer', { Type: 'REQUEST', IdentitySource: 'method.request.header.X-API-Key', AuthorizerResultTtlInSeconds: 60 });
+  it('authorizes with a REQUEST authorizer on X-API-Key (and CloudFront\'s origin header), cached 60 s', () => {
+    api.hasResourceProperties('AWS::ApiGateway::Authorizer', { Type: 'REQUEST', IdentitySource: 'method.request.header.X-API-Key,method.request.header.x-origin-verify', AuthorizerResultTtlInSeconds: 60 });
   });
 
   it.each(ROUTES.map((r) => [r.method, r.path, r.auth] as const))('serves %s %s (authorized: %s)', (method, path, auth) => {
@@ -131,8 +132,7 @@ describe('api stack', () => {
     const expected = { RATE_LIMIT_KEY_PER_SECOND: String(key.perSecond), RATE_LIMIT_KEY_BURST: String(key.burst), RATE_LIMIT_IP_PER_SECOND: String(ip.perSecond), RATE_LIMIT_IP_BURST: String(ip.burst) };
     const functions = Object.values(api.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } }));
     for (const fn of functions) expect(fn.Properties.Environment.Variables).toMatchObject(expected);
-    const app = new App({ outdir: join(outdir, 'ctx'), context: { 'aws:cdk:bundling-stacks': [], rateLimitKeyBurst: '5', rateLimitIpPerSecond: 0 } });
-    const custom = Template.fromStack(buildStage(app, 'ctx').api);
+    const custom = cliTemplates({ rateLimitKeyBurst: '5', rateLimitIpPerSecond: 0 }, { stage: 'dev' }).api;
     custom.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ RATE_LIMIT_KEY_BURST: '5', RATE_LIMIT_IP_PER_SECOND: '0' }) } });
   });
 
@@ -191,7 +191,7 @@ describe('api stack', () => {
     api.hasResourceProperties('AWS::S3::Bucket', { PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true } });
   });
 
-  it('has no web ACL unless asked for', () => {
+  it('has no web ACL in dev unless asked for', () => {
     api.resourceCountIs('AWS::WAFv2::WebACL', 0);
   });
 
@@ -200,19 +200,15 @@ describe('api stack', () => {
   });
 });
 
-describe('options', () => {
-  const synth = (context: Record<string, string>, stage = 'prod') => {
-    const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], ...context } });
-    const built = buildStage(app, stage);
-    return { stateful: Template.fromStack(built.stateful), api: Template.fromStack(built.api) };
-  };
+describe('options', { timeout: 120_000 }, () => {
+  const synth = (context: Record<string, string>, stage = 'prod') => cliTemplates({ alarmEmail: 'none', ...context }, { stage });
 
   it('puts a web ACL with a per-IP rate rule and AWS\'s common rules on the stage when waf=true', () => {
     const { api: t } = synth({ waf: 'true', wafRateLimit: '3000' });
     t.hasResourceProperties('AWS::WAFv2::WebACL', {
       Scope: 'REGIONAL',
       Rules: Match.arrayWith([
-        Match.objectLike({ Statement: { RateBasedStatement: { Limit: 3000, AggregateKeyType: 'IP' } } }),
+        Match.objectLike({ Statement: { RateBasedStatement: Match.objectLike({ Limit: 3000, AggregateKeyType: 'FORWARDED_IP' }) } }),
         Match.objectLike({ Statement: { ManagedRuleGroupStatement: Match.objectLike({ Name: 'AWSManagedRulesCommonRuleSet' }) } }),
       ]),
     });
@@ -249,10 +245,10 @@ describe('options', () => {
 
   it('gives the search function its providers, their secret and one Bedrock model only when providers are on', () => {
     const off = synth({}).api;
-    expect(JSON.stringify(off.findResources('AWS::IAM::Policy'))).not.toMatch(/bedrock|secretsmanager/);
+    expect(JSON.stringify(off.findResources('AWS::IAM::Policy'))).not.toMatch(/bedrock|rivals\/providers/);
     const on = synth({ providers: 'bedrock,openai', bedrockModelId: 'anthropic.claude-3-haiku', providerSecret: 'rivals/providers' }).api;
-    // The search function, the bulk worker, the monitor worker and saving a company (its baseline) all research.
-    expect(Object.keys(on.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: Match.objectLike({ RIVALS_PROVIDERS: 'bedrock,openai', BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku' }) } } }))).toHaveLength(4);
+    // The search and look-alike functions, the bulk and monitor workers and saving a company (its baseline) all research (one engine composition).
+    expect(Object.keys(on.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: Match.objectLike({ RIVALS_PROVIDERS: 'bedrock,openai', BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku' }) } } }))).toHaveLength(5);
     const policies = JSON.stringify(on.findResources('AWS::IAM::Policy'));
     expect(policies).toContain('bedrock:InvokeModel');
     expect(policies).toContain('foundation-model/anthropic.claude-3-haiku');

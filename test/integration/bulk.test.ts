@@ -1,5 +1,6 @@
 // Bulk jobs on DynamoDB Local: the reservation, exactly-once outcomes under redelivery, crashes, the sweeper, cancel.
 import { describe, expect, it } from 'vitest';
+import { ApiError, MAX_AWAITING_UPLOADS } from '@rivals/core';
 import { ScriptedEngine, competitor } from '../fakes.js';
 import { bulkOn, ManualClock } from '../setup/bulk.js';
 import { freshTable } from '../setup/table.js';
@@ -136,8 +137,8 @@ describe('bulk jobs on DynamoDB Local', () => {
 
   it('starts a presigned job when its file lands, or fails it with nothing charged when credits are short', async () => {
     const s = await setup(2);
-    const ok = await s.bulk.createUploadUrl(s.accountId, { limit: 5 });
-    const short = await s.bulk.createUploadUrl(s.accountId, { limit: 5 });
+    const ok = await s.bulk.createUploadUrl(s.accountId, { limit: 5, sizeBytes: 29 });
+    const short = await s.bulk.createUploadUrl(s.accountId, { limit: 5, sizeBytes: 6 });
     expect((await s.bulk.get(s.accountId, ok.jobId, { limit: 5 })).status).toBe('awaiting_upload');
     s.uploads.objects.set(`uploads/${s.accountId}/${ok.jobId}.csv`, Buffer.from('website\nstripe.com\nadyen.com\n'));
     s.uploads.objects.set(`uploads/${s.accountId}/${short.jobId}.csv`, Buffer.from('x.com\n'));
@@ -148,6 +149,43 @@ describe('bulk jobs on DynamoDB Local', () => {
     expect(await s.bulk.get(s.accountId, short.jobId, { limit: 5 })).toMatchObject({ status: 'failed', error: 'insufficient_credits', creditsReserved: 0 });
     expect(s.queue.messages).toHaveLength(2);
     expect(await s.ledger.balance(s.accountId)).toBe(0);
+  });
+
+  it('caps the jobs awaiting their upload per account (409), counting only those whose URL still lives', async () => {
+    const s = await setup(5);
+    const made = [];
+    for (let i = 0; i < MAX_AWAITING_UPLOADS; i++) made.push(await s.bulk.createUploadUrl(s.accountId, { limit: 5, sizeBytes: 100 }));
+    await expect(s.bulk.createUploadUrl(s.accountId, { limit: 5, sizeBytes: 100 })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/awaiting their upload/) });
+    // Another account is not held back; a landed file frees its place.
+    const other = await s.accounts.open('Other', 5);
+    await expect(s.bulk.createUploadUrl(other.id, { limit: 5, sizeBytes: 100 })).resolves.toMatchObject({ jobId: expect.any(String) });
+    s.uploads.objects.set(`uploads/${s.accountId}/${made[0]!.jobId}.csv`, Buffer.from('stripe.com\n'));
+    await s.bulk.uploadLanded(`uploads/${s.accountId}/${made[0]!.jobId}.csv`);
+    await expect(s.bulk.createUploadUrl(s.accountId, { limit: 5, sizeBytes: 100 })).resolves.toMatchObject({ jobId: expect.any(String) });
+    await expect(s.bulk.createUploadUrl(s.accountId, { limit: 5, sizeBytes: 51 * 1024 * 1024 })).rejects.toMatchObject({ code: 'payload_too_large' });
+  });
+
+  it('fails a job whose file was replaced after its check, or grew past the cap while read, charging nothing', async () => {
+    const s = await setup(5);
+    const swapped = await s.bulk.createUploadUrl(s.accountId, { limit: 5, sizeBytes: 11 });
+    const key = `uploads/${s.accountId}/${swapped.jobId}.csv`;
+    s.uploads.objects.set(key, Buffer.from('stripe.com\n'));
+    // The read finds another version than the one checked (as S3 answers If-Match with 412).
+    const read = s.uploads.read;
+    s.uploads.read = async () => {
+      throw new ApiError('conflict', 'replaced', { details: [{ field: 'file', problem: 'changed' }] });
+    };
+    await s.bulk.uploadLanded(key);
+    expect(await s.bulk.get(s.accountId, swapped.jobId, { limit: 5 })).toMatchObject({ status: 'failed', error: 'upload_changed', creditsReserved: 0 });
+    s.uploads.read = async () => (async function* () {
+      throw new ApiError('payload_too_large', 'grew', { details: [{ field: 'file', problem: 'too large' }] });
+    })();
+    const grown = await s.bulk.createUploadUrl(s.accountId, { limit: 5, sizeBytes: 11 });
+    s.uploads.objects.set(`uploads/${s.accountId}/${grown.jobId}.csv`, Buffer.from('stripe.com\n'));
+    await s.bulk.uploadLanded(`uploads/${s.accountId}/${grown.jobId}.csv`);
+    expect(await s.bulk.get(s.accountId, grown.jobId, { limit: 5 })).toMatchObject({ status: 'failed', error: 'upload_too_large', creditsReserved: 0 });
+    s.uploads.read = read;
+    expect(await s.ledger.balance(s.accountId)).toBe(5);
   });
 
   it('hides another account\'s job and rejects a cursor of another partition', async () => {

@@ -39,6 +39,7 @@ describe('long tail: a fixture web of small companies', () => {
     expect(seen.en!.peers).toBeGreaterThanOrEqual(0.8);
     expect(bulk.en!.peers).toBeGreaterThanOrEqual(0.8);
     expect(seen.en!.leaders).toBeGreaterThanOrEqual(cold.en!.leaders);
-    expect(seen.de!.peers).toBeGreaterThan(cold.de!.peers);
+    expect(seen.de!.peers).toBeGreaterThanOrEqual(0.7); // German pages, read in English and gathered by their peers
+    expect(seen.all!.leaders).toBeGreaterThanOrEqual(cold.all!.leaders - 0.05);
   });
 });

@@ -79,7 +79,7 @@ function monitorOn(t: TestTable, index = v1, clock = new ManualClock()) {
   const queue = new MemoryQueue<MonitorMessage>();
   const webhookQueue = new MemoryQueue<WebhookMessage>();
   const monitor = new MonitorService({
-    store, endpoints: store, secrets, engine, queue: { enqueue: (m) => queue.enqueue(m) }, webhookQueue, clock, ids: base.ids, deadlineMs: 5_000, kbVersion: index.version, checkUrl: async () => null,
+    store, endpoints: store, secrets, engine, queue: { enqueue: (m) => queue.enqueue(m) }, webhookQueue, clock, ids: base.ids, deadlineMs: 5_000, kbVersion: index.version,
   });
   const webhooks = new WebhookService({
     jobs: new DynamoBulkJobStore(t, base.ledger), secrets, queue: webhookQueue, clock,
@@ -236,7 +236,7 @@ describe('watchlist monitoring', () => {
     const m = monitorOn(table);
     const acct = await m.accounts.open('Hooks', 0);
     await m.secrets.put(acct.id, 'whsec_x', new Date().toISOString());
-    const checked = new MonitorService({ store: m.store, endpoints: m.store, secrets: m.secrets, clock: m.clock, ids: m.ids, deadlineMs: 1_000, checkUrl: (url) => checkWebhookUrl(url) });
+    const checked = new MonitorService({ store: m.store, endpoints: m.store, secrets: m.secrets, clock: m.clock, ids: m.ids, deadlineMs: 1_000, webhookUrls: { check: (url) => checkWebhookUrl(url) } });
     for (const url of ['https://127.0.0.1/hook', 'https://169.254.169.254/latest', 'https://[::1]/x', 'https://localhost/x', 'https://svc.internal/x'])
       await expect(checked.setEndpoint(acct.id, url), url).rejects.toMatchObject({ code: 'invalid_request', extra: { details: [{ field: 'url' }] } });
     expect(await checked.getEndpoint(acct.id)).toBeNull();

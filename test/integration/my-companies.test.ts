@@ -184,7 +184,7 @@ describe('GET /api/my-companies (service and adapter)', () => {
     await s.search.search(account.id, { domain: 't0.com', limit: 100 });
     const csv = await s.myCompanies.csv(account.id);
     const lines = csv.split('\r\n');
-    expect(lines[0]).toBe('company,domain,timesFound,bestMatchScore,types,firstSeenAt,lastSeenAt,foundFor');
+    expect(lines[0]).toBe('company,domain,timesFound,bestMatchScore,types,firstSeenAt,lastSeenAt,foundFor,founded,size,hq,ownership,exchange,ticker');
     expect(csv).toContain(`"'=HYPERLINK(""http://x"")",evil.com,1,89,Direct,`);
     expect(csv).toContain('"Acme, Inc.",acme.com,1,88,Direct,');
     expect(lines.at(-1)).toBe('');

@@ -18,6 +18,7 @@ const profile: HomepageProfile = {
   organizationName: 'Acme',
   keywords: ['crm'],
   fetchedAt: '2026-11-01T00:00:00.000Z',
+  language: 'en',
 };
 
 describe('profile cache', () => {
@@ -26,6 +27,12 @@ describe('profile cache', () => {
     await cache.put(profile);
     expect(await cache.get('acme.io')).toEqual(profile);
     expect(await cache.get('other.io')).toBeNull();
+  });
+
+  it('keeps a profile\'s unknown language as null', async () => {
+    const cache = new DynamoProfileCache(table);
+    await cache.put({ ...profile, domain: 'inconnu.io', language: null });
+    expect((await cache.get('inconnu.io'))?.language).toBeNull();
   });
 
   it('treats an expired profile as a miss before DynamoDB deletes it', async () => {

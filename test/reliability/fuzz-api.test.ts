@@ -117,7 +117,7 @@ describe('API fuzz: every route of the route table', () => {
         const replayed = res.headers.get('idempotent-replayed') === 'true';
         const delta = after - before;
         const target = res.status < 300 ? reached(method, path) : undefined;
-        if (target === 'Search' && !replayed) expect(delta).toBe(-1);
+        if ((target === 'Search' || target === 'Lookalikes') && !replayed) expect(delta).toBe(-1);
         else if (target === 'BulkUpload' && !replayed) {
           expect(delta).toBe(-res.json.creditsReserved);
           heldByJobs += res.json.creditsReserved;
@@ -127,7 +127,7 @@ describe('API fuzz: every route of the route table', () => {
           expect(delta).toBeLessThanOrEqual(heldByJobs);
           heldByJobs -= delta;
         } else expect(delta, `${method} ${path} -> ${res.status}`).toBe(0);
-        if (target === 'Search') own.searchIds.push(res.headers.get('x-search-id')!);
+        if (target === 'Search' || target === 'Lookalikes') own.searchIds.push(res.headers.get('x-search-id')!);
       }),
       { numRuns: RUNS, seed: SEED + index, endOnFailure: true },
     );

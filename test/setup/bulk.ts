@@ -30,7 +30,7 @@ export class ManualClock implements Clock {
 export const memoryUploads = (objects = new Map<string, Buffer>()): UploadStore & { objects: Map<string, Buffer> } => ({
   objects,
   presignPut: async (key) => `http://uploads.test/${key}?signed`,
-  size: async (key) => objects.get(key)?.length ?? null,
+  stat: async (key) => (objects.has(key) ? { size: objects.get(key)!.length, etag: `"${objects.get(key)!.length}"` } : null),
   read: async (key) => (async function* () { yield objects.get(key)!; })(),
 });
 

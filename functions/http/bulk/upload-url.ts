@@ -18,6 +18,7 @@ function jsonOrEmpty(raw: Buffer | null, contentType: string): unknown {
 
 export const handler = httpRoute({
   auth: true,
+  freshKey: true,
   handler: async ({ principal, rawBody, headers }) => {
     const body = validate(BulkUploadUrlRequest, jsonOrEmpty(rawBody, headers['content-type'] ?? ''));
     return { statusCode: 201, body: await bulkService().createUploadUrl(principal.accountId, body) };

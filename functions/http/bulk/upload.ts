@@ -38,6 +38,7 @@ function multipartFile(body: Buffer, contentType: string): Promise<{ csv: Buffer
 
 export const handler = httpRoute({
   auth: true,
+  freshKey: true,
   handler: async (request) => {
     const query = validate(BulkUploadQuery, request.query, 'query');
     const contentType = request.headers['content-type'] ?? '';

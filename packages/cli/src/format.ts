@@ -1,4 +1,5 @@
 // cli: output: aligned tables, CSV, and colour only on a terminal (and never with NO_COLOR).
+import { csvRow } from '@rivals/sdk';
 export interface Style {
   bold(text: string): string;
   dim(text: string): string;
@@ -29,10 +30,8 @@ export function table(headers: string[], rows: Cell[][], style?: Style): string 
   return [style ? style.bold(head) : head, ...rows.map(line)].join('\n');
 }
 
-const csvCell = (cell: Cell) => {
-  const value = text(cell);
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-};
-
-/** RFC 4180 CSV. */
-export const csv = (headers: string[], rows: Cell[][]) => [headers, ...rows].map((row) => row.map(csvCell).join(',')).join('\n');
+/**
+ * CSV as the API writes it, by the same cell writer (@rivals/contracts through the SDK): formula leads neutralised,
+ * cells with separators or line breaks quoted; rows end in LF here, as terminal output does.
+ */
+export const csv = (headers: string[], rows: Cell[][]) => [headers, ...rows].map((row) => csvRow(row.map(text))).join('\n');

@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { COMPETITOR_TYPES, type SearchFilters, type SearchRequest } from '@rivals/contracts';
+import { COMPANY_SIZES, COMPETITOR_TYPES, OWNERSHIPS, type LookalikesRequest, type SearchFilters, type SearchRequest } from '@rivals/contracts';
 import { Rivals, RivalsError, type BulkProgress, type ClientOptions } from '@rivals/sdk';
 import { configPath, loadConfig, removeConfig, saveConfig } from './config.js';
 import { EXIT, EXIT_CODES_HELP, exitCodeFor } from './exit-codes.js';
@@ -45,6 +45,7 @@ Examples:
   $ rivals search https://www.notion.so --exclude coda.io --countries US,GB --csv > notion.csv
   $ rivals balance
   $ rivals history --limit 20
+  $ rivals lookalikes a.com b.com c.com --founded-from 2015 --ownership private --sizes 11-50,51-200
   $ rivals show srch_01j...                   # a past search with the evidence, free
   $ rivals bulk upload domains.csv --wait -o results.csv
   $ rivals bulk status job_01j...
@@ -119,18 +120,29 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       out(`Removed ${configPath(env)}`);
     });
 
-  type FilterOptions = { exclude?: string[]; types?: string[]; minScore?: number; countries?: string[] };
+  type FilterOptions = {
+    exclude?: string[]; types?: string[]; minScore?: number; countries?: string[];
+    sizes?: string[]; foundedFrom?: number; foundedTo?: number; ownership?: string[];
+  };
   const withFilters = (command: Command) =>
     command
       .option('--exclude <domains>', 'comma-separated domains never to return (repeatable)', list)
       .addOption(new Option('--types <types>', `only these types: ${COMPETITOR_TYPES.join(',')}`).argParser(list))
       .option('--min-score <n>', 'only competitors scoring at least n (0..100)', int('--min-score', 0, 100))
-      .option('--countries <codes>', 'only competitors headquartered in these ISO countries, e.g. US,DE', list);
+      .option('--countries <codes>', 'only competitors headquartered in these ISO countries, e.g. US,DE', list)
+      .option('--sizes <bands>', `only these size bands: ${COMPANY_SIZES.join(',')}`, list)
+      .option('--founded-from <year>', 'only companies founded in or after this year', int('--founded-from', 1000, 2100))
+      .option('--founded-to <year>', 'only companies founded in or before this year', int('--founded-to', 1000, 2100))
+      .option('--ownership <kinds>', `only these ownerships: ${OWNERSHIPS.join(',')}`, list);
   const filtersOf = (options: FilterOptions): SearchFilters => ({
     ...(options.exclude ? { exclude: options.exclude } : {}),
     ...(options.types ? { types: options.types as SearchFilters['types'] } : {}),
     ...(options.minScore !== undefined ? { minMatchScore: options.minScore } : {}),
     ...(options.countries ? { countries: options.countries } : {}),
+    ...(options.sizes ? { sizes: options.sizes as SearchFilters['sizes'] } : {}),
+    ...(options.foundedFrom !== undefined ? { foundedFrom: options.foundedFrom } : {}),
+    ...(options.foundedTo !== undefined ? { foundedTo: options.foundedTo } : {}),
+    ...(options.ownership ? { ownership: options.ownership as SearchFilters['ownership'] } : {}),
   });
 
   withFilters(
@@ -153,6 +165,30 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         [
           table(['#', 'company', 'domain', 'score', 'type', 'confidence', 'likely'], rows.map((r) => [...r.slice(0, 6), r[6] ? 'yes' : '']), style),
           style.dim(`${result.domain}: ${result.totalCompetitors} competitors (${result.likelyCompetitors} likely) in ${result.elapsedSeconds}s; ${result.creditsRemaining} credits left; search ${result.searchId ?? '-'}`),
+        ].join('\n'),
+      );
+    });
+
+  withFilters(
+    program
+      .command('lookalikes')
+      .description('companies like several seed companies at once, e.g. your best customers (1 credit; refunded if nothing is found)')
+      .argument('<domains...>', '1 to 20 seed domains or URLs')
+      .option('-n, --limit <n>', 'companies to return, 1..100', int('--limit', 1, 100)),
+  )
+    .option('--json', 'print the JSON result')
+    .option('--csv', 'print CSV')
+    .action(async (domains: string[], options: FilterOptions & { limit?: number; json?: boolean; csv?: boolean }) => {
+      const request: LookalikesRequest = { domains, ...filtersOf(options) };
+      if (options.limit !== undefined) request.limit = options.limit;
+      const result = await (await client()).lookalikes(request);
+      const headers = ['rank', 'company', 'domain', 'matchScore', 'type', 'confidence', 'likelyCompetitor', 'similarTo'];
+      const rows: Cell[][] = result.companies.map((c) => [c.rank, c.company, c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor, c.similarTo.join('; ')]);
+      if (options.csv) return out(csv(headers, rows));
+      emit(Boolean(options.json), result, () =>
+        [
+          table(['#', 'company', 'domain', 'score', 'type', 'confidence', 'similar to'], rows.map((r) => [...r.slice(0, 6), r[7]]), style),
+          style.dim(`${result.domains.join(', ')}: ${result.totalCompanies} look-alikes in ${result.elapsedSeconds}s; ${result.creditsRemaining} credits left; search ${result.searchId ?? '-'}`),
         ].join('\n'),
       );
     });

@@ -2,7 +2,7 @@
 // and the watchlist. Strict schemas: the handlers validate with them and the OpenAPI document is generated from them.
 import { z } from 'zod';
 import { pageOf, PageQuery } from './pages.js';
-import { CompetitorType, SEARCH_STATUSES, StoredCompetitor } from './search.js';
+import { CompetitorType, FIRMOGRAPHICS_CSV_COLUMNS, Firmographics, SEARCH_STATUSES, StoredCompetitor } from './search.js';
 
 /** GET /api/my-companies answers at most this many rows, most often found first. */
 export const MY_COMPANIES_MAX = 5_000;
@@ -34,6 +34,8 @@ export const HistoryItem = z.strictObject({
   source: z.enum(SEARCH_SOURCES),
   /** Only for searches of a bulk job. */
   jobId: z.string().optional(),
+  /** Only for look-alike searches: every seed (`domain` is the first). */
+  seeds: z.array(z.string()).optional(),
 });
 export type HistoryItem = z.infer<typeof HistoryItem>;
 export const HistoryPage = pageOf(HistoryItem);
@@ -51,6 +53,8 @@ export const MyCompany = z.strictObject({
   lastSeenAt: z.string(),
   /** The target domains it was found for, most recent first, at most FOUND_FOR_MAX. */
   foundFor: z.array(z.string()),
+  /** As the most recent search that found it stored them. */
+  firmographics: Firmographics,
 });
 export type MyCompany = z.infer<typeof MyCompany>;
 export const MyCompanies = z.strictObject({
@@ -59,7 +63,7 @@ export const MyCompanies = z.strictObject({
   total: z.number().int().min(0),
 });
 export type MyCompanies = z.infer<typeof MyCompanies>;
-export const MY_COMPANIES_CSV_COLUMNS = ['company', 'domain', 'timesFound', 'bestMatchScore', 'types', 'firstSeenAt', 'lastSeenAt', 'foundFor'] as const;
+export const MY_COMPANIES_CSV_COLUMNS = ['company', 'domain', 'timesFound', 'bestMatchScore', 'types', 'firstSeenAt', 'lastSeenAt', 'foundFor', ...FIRMOGRAPHICS_CSV_COLUMNS] as const;
 
 export const ShareLink = z.strictObject({
   /** The secret of the link: whoever has it can read the search. */
@@ -73,6 +77,8 @@ export type ShareLink = z.infer<typeof ShareLink>;
 /** GET /api/shared/:token: the search, read-only, with nothing about the account that owns it. */
 export const SharedSearch = z.strictObject({
   domain: z.string(),
+  /** A look-alike search's seeds. */
+  seeds: z.array(z.string()).optional(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
   totalCompetitors: z.number().int(),

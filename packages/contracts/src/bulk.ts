@@ -1,6 +1,6 @@
 // contracts: bulk research jobs, their per-domain results and their webhooks (docs/api.md "Bulk").
 import { z } from 'zod';
-import { COMPETITOR_TYPES, EXCLUDE_MAX, SEARCH_LIMIT_MAX, SearchFilters } from './search.js';
+import { COMPANY_SIZES, COMPETITOR_TYPES, EXCLUDE_MAX, FIRMOGRAPHICS_CSV_COLUMNS, OWNERSHIPS, SEARCH_LIMIT_MAX, SearchFilters } from './search.js';
 
 export const JOB_STATUSES = ['awaiting_upload', 'queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export const JobStatus = z.enum(JOB_STATUSES);
@@ -16,6 +16,11 @@ export const BULK_MAX_DOMAINS = 10_000;
 export const BULK_MAX_REJECTED_ROWS = 1_000;
 export const BULK_MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const BULK_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+/** A CSV record (row) holds at most this many cells, and this many characters; a file past either is refused (400). */
+export const BULK_CSV_MAX_COLUMNS = 1_000;
+export const BULK_CSV_MAX_RECORD_CHARS = 64 * 1024;
+/** A CSV holds at most this many lines (header, blank lines, duplicates and invalid rows included); past it, 413. */
+export const BULK_CSV_MAX_ROWS = 25_000;
 
 /** A CSV row that was not researched and never charged: its 1-based line, what it held, and why. */
 export const RejectedRow = z.strictObject({ row: z.number().int().min(1), value: z.string(), reason: z.string() });
@@ -43,11 +48,17 @@ export const BulkUploadQuery = z.strictObject({
   types: commaList(z.enum(COMPETITOR_TYPES), COMPETITOR_TYPES.length).optional(),
   minMatchScore: z.coerce.number().int().min(0).max(100).optional(),
   countries: commaList(z.string().regex(/^[A-Za-z]{2}$/, 'an ISO 3166-1 alpha-2 country code'), 250).optional(),
+  sizes: commaList(z.enum(COMPANY_SIZES), COMPANY_SIZES.length).optional(),
+  foundedFrom: z.coerce.number().int().min(1000).max(2100).optional(),
+  foundedTo: z.coerce.number().int().min(1000).max(2100).optional(),
+  ownership: commaList(z.enum(OWNERSHIPS), OWNERSHIPS.length).optional(),
 });
 export type BulkUploadQuery = z.output<typeof BulkUploadQuery>;
 
-/** Body of POST /api/bulk/upload-url (optional). */
+/** Body of POST /api/bulk/upload-url. */
 export const BulkUploadUrlRequest = z.strictObject({
+  /** The file's exact size: the upload URL accepts a body of this many bytes and no other. */
+  sizeBytes: z.number().int().min(1).max(BULK_MAX_UPLOAD_BYTES),
   filename: filename.optional(),
   limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_MAX),
   webhookUrl: webhookUrl.optional(),
@@ -117,7 +128,7 @@ export const BulkJob = BulkJobSummary.extend({
 });
 export type BulkJob = z.infer<typeof BulkJob>;
 
-export const BULK_CSV_COLUMNS = ['sourceDomain', 'rank', 'company', 'domain', 'matchScore', 'type', 'confidence', 'likelyCompetitor', 'error'] as const;
+export const BULK_CSV_COLUMNS = ['sourceDomain', 'rank', 'company', 'domain', 'matchScore', 'type', 'confidence', 'likelyCompetitor', 'error', ...FIRMOGRAPHICS_CSV_COLUMNS] as const;
 
 /** Body of the webhook POST. */
 export const BulkJobEvent = z.strictObject({

@@ -7,3 +7,4 @@ export * from './pages.js';
 export * from './api-keys.js';
 export * from './headers.js';
 export * from './monitor.js';
+export * from './csv.js';

@@ -6,7 +6,7 @@ import { HistoryPage, MyCompanies, SaveCompanyRequest, SavedCompaniesPage, Saved
 import { Change, ChangesPage, SetWebhookEndpointRequest, WatchlistChangedEvent, WebhookEndpoint } from './monitor.js';
 import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey, RevokeApiKeyRequest } from './api-keys.js';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './pages.js';
-import { Balance, Health, SearchRequest, SearchResult, StoredSearch } from './search.js';
+import { Balance, Health, LookalikesRequest, LookalikesResult, SearchRequest, SearchResult, StoredSearch } from './search.js';
 import { BulkJob, BulkJobEvent, BulkJobList, BulkUploadAccepted, BulkUploadUrl, BulkUploadUrlRequest, WebhookSecret } from './bulk.js';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
@@ -52,6 +52,32 @@ const keyed: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'rate_limited'
 const searchIdParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^srch_[0-9a-z]{26}$' } };
 const noContent = (description: string) => ({ description, headers: requestId });
 
+/** A paid research call (a search, a look-alike search): Idempotency-Key, X-Search-Id, refunded failures. */
+const paidResearch = (operationId: string, summary: string, request: string, description: string, result: string) => ({
+  operationId,
+  summary,
+  parameters: [
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'A retry with the same key within 24 h replays the first answer and never charges twice.',
+      schema: { type: 'string', maxLength: 255 },
+    },
+  ],
+  requestBody: { required: true, content: json(request) },
+  responses: {
+    '200': ok(description, result, {
+      'X-Search-Id': { description: 'Id of the stored search, for GET /api/searches/{id}.', schema: { type: 'string' } },
+      'Idempotent-Replayed': { description: '"true" when the answer is a replay.', schema: { type: 'string' } },
+    }),
+    ...errors(
+      'invalid_request', 'invalid_domain', 'missing_api_key', 'invalid_api_key', 'insufficient_credits', 'idempotency_in_progress',
+      'unsupported_media_type', 'no_competitors_found', 'idempotency_key_reused', 'rate_limited', 'internal_error', 'research_failed', 'research_timeout',
+    ),
+  },
+});
+
 const pageParameters = [
   { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT } },
   { name: 'cursor', in: 'query', required: false, description: 'The nextCursor of the previous page.', schema: { type: 'string' } },
@@ -74,6 +100,8 @@ export function openApiDocument(version: string) {
         SearchRequest: jsonSchema(SearchRequest, 'input'),
         SearchResult: jsonSchema(SearchResult),
         StoredSearch: jsonSchema(StoredSearch),
+        LookalikesRequest: jsonSchema(LookalikesRequest, 'input'),
+        LookalikesResult: jsonSchema(LookalikesResult),
         Balance: jsonSchema(Balance),
         Health: jsonSchema(Health),
         BulkUploadAccepted: jsonSchema(BulkUploadAccepted),
@@ -103,31 +131,15 @@ export function openApiDocument(version: string) {
       },
     },
     paths: {
-      '/api/v1/search': {
-        post: {
-          operationId: 'search',
-          summary: 'Competitor search for a domain (1 credit; refunded when it fails)',
-          parameters: [
-            {
-              name: 'Idempotency-Key',
-              in: 'header',
-              required: false,
-              description: 'A retry with the same key within 24 h replays the first answer and never charges twice.',
-              schema: { type: 'string', maxLength: 255 },
-            },
-          ],
-          requestBody: { required: true, content: json('SearchRequest') },
-          responses: {
-            '200': ok('The ranked competitors.', 'SearchResult', {
-              'X-Search-Id': { description: 'Id of the stored search, for GET /api/searches/{id}.', schema: { type: 'string' } },
-              'Idempotent-Replayed': { description: '"true" when the answer is a replay.', schema: { type: 'string' } },
-            }),
-            ...errors(
-              'invalid_request', 'invalid_domain', 'missing_api_key', 'invalid_api_key', 'insufficient_credits', 'idempotency_in_progress',
-              'unsupported_media_type', 'no_competitors_found', 'idempotency_key_reused', 'rate_limited', 'internal_error', 'research_failed', 'research_timeout',
-            ),
-          },
-        },
+      '/api/v1/search': { post: paidResearch('search', 'Competitor search for a domain (1 credit; refunded when it fails)', 'SearchRequest', 'The ranked competitors.', 'SearchResult') },
+      '/api/v1/lookalikes': {
+        post: paidResearch(
+          'lookalikes',
+          'Companies like 1 to 20 seed companies at once, each with the seeds it is close to (1 credit; refunded when it fails)',
+          'LookalikesRequest',
+          'The ranked look-alikes.',
+          'LookalikesResult',
+        ),
       },
       '/api/v1/balance': {
         get: {
@@ -367,9 +379,9 @@ function bulkPaths() {
     '/api/bulk/upload-url': {
       post: {
         operationId: 'bulkUploadUrl',
-        summary: 'A presigned S3 PUT for a CSV up to 50 MB (send Content-Type: text/csv); the job starts when it lands',
-        requestBody: { required: false, content: json('BulkUploadUrlRequest') },
-        responses: { '201': ok('The upload URL.', 'BulkUploadUrl'), ...errors('invalid_request', ...keyErrors, 'unsupported_media_type') },
+        summary: 'A presigned S3 PUT for a CSV up to 50 MB of exactly sizeBytes bytes (send Content-Type: text/csv); the job starts when it lands',
+        requestBody: { required: true, content: json('BulkUploadUrlRequest') },
+        responses: { '201': ok('The upload URL.', 'BulkUploadUrl'), ...errors('invalid_request', ...keyErrors, 'conflict', 'payload_too_large', 'unsupported_media_type') },
       },
     },
     '/api/bulk/jobs': {

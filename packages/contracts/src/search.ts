@@ -9,6 +9,15 @@ export const SEARCH_LIMIT_MAX = 100;
 
 export const EXCLUDE_MAX = 100;
 
+/** The knowledge base's size bands (people employed). */
+export const COMPANY_SIZES = ['1-10', '11-50', '51-200', '201-500', '501-1000', '1001-5000', '5001-10000', '10001+'] as const;
+export const CompanySize = z.enum(COMPANY_SIZES);
+/** public: listed on an exchange; subsidiary: owned by another company; private: neither. */
+export const OWNERSHIPS = ['public', 'private', 'subsidiary'] as const;
+export const Ownership = z.enum(OWNERSHIPS);
+export type Ownership = z.infer<typeof Ownership>;
+const year = z.number().int().min(1000).max(2100);
+
 /**
  * Optional filters of a search; all may combine, and `limit` applies after them. Without them a search answers
  * exactly as it would otherwise.
@@ -26,6 +35,14 @@ export const SearchFilters = z.strictObject({
     .min(1)
     .max(250)
     .optional(),
+  /**
+   * Screening filters: only companies of these size bands, founded in these years, of this ownership. A row whose fact
+   * is unknown (a company from outside the knowledge base) is left out when a filter on that fact is set.
+   */
+  sizes: z.array(CompanySize).min(1).max(COMPANY_SIZES.length).optional(),
+  foundedFrom: year.optional(),
+  foundedTo: year.optional(),
+  ownership: z.array(Ownership).min(1).max(OWNERSHIPS.length).optional(),
 });
 export type SearchFilters = z.output<typeof SearchFilters>;
 
@@ -60,6 +77,24 @@ export const SearchResult = z.strictObject({
 });
 export type SearchResult = z.infer<typeof SearchResult>;
 
+/** Who a company is, from the knowledge base; each field null when unknown (a company found outside it). */
+export const Firmographics = z.strictObject({
+  founded: z.number().int().nullable(),
+  size: CompanySize.nullable(),
+  /** Country of the headquarters, ISO 3166-1 alpha-2. */
+  hq: z.string().nullable(),
+  ownership: Ownership.nullable(),
+  /** Where a public company is listed (null when unknown or not public). */
+  exchange: z.string().nullable(),
+  ticker: z.string().nullable(),
+});
+export type Firmographics = z.infer<typeof Firmographics>;
+/** The firmographics columns every CSV export carries after its own. */
+export const FIRMOGRAPHICS_CSV_COLUMNS = ['founded', 'size', 'hq', 'ownership', 'exchange', 'ticker'] as const;
+export const firmographicsCells = (f: Firmographics | undefined): (string | number | null)[] =>
+  FIRMOGRAPHICS_CSV_COLUMNS.map((column) => f?.[column] ?? null);
+export const UNKNOWN_FIRMOGRAPHICS: Firmographics = { founded: null, size: null, hq: null, ownership: null, exchange: null, ticker: null };
+
 /** Why a competitor is on the list; kept with the stored search, never in the search response. */
 export const Evidence = z.object({
   signals: z.array(z.string()),
@@ -72,7 +107,12 @@ export const Evidence = z.object({
 });
 export type Evidence = z.infer<typeof Evidence>;
 
-export const StoredCompetitor = Competitor.extend({ evidence: Evidence });
+export const StoredCompetitor = Competitor.extend({
+  evidence: Evidence,
+  firmographics: Firmographics,
+  /** Look-alike searches only: the seeds this company is close to, closest first. */
+  similarTo: z.array(z.string()).optional(),
+});
 export type StoredCompetitor = z.infer<typeof StoredCompetitor>;
 
 export const Balance = z.strictObject({ creditsRemaining: z.number().int().min(0) });
@@ -91,6 +131,8 @@ export const StoredSearch = z.strictObject({
   status: z.enum(SEARCH_STATUSES),
   source: z.enum(['api', 'bulk']),
   jobId: z.string().optional(),
+  /** A look-alike search's seeds (normalised); `domain` is the first of them. */
+  seeds: z.array(z.string()).optional(),
   /** The filters the search was asked for, when any. */
   filters: SearchFilters.optional(),
   createdAt: z.string(),
@@ -103,3 +145,30 @@ export const StoredSearch = z.strictObject({
   competitors: z.array(StoredCompetitor),
 });
 export type StoredSearch = z.infer<typeof StoredSearch>;
+
+/** Most seed companies a look-alike search takes. */
+export const SEEDS_MAX = 20;
+
+/** POST /api/v1/lookalikes: companies like a group of seed companies (a customer list, a portfolio). */
+export const LookalikesRequest = z.strictObject({
+  domains: z.array(z.string().trim().min(1).max(2048)).min(1, 'give at least one seed domain').max(SEEDS_MAX),
+  limit: z.number().int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_MAX),
+  ...SearchFilters.shape,
+});
+export type LookalikesRequest = z.input<typeof LookalikesRequest>;
+
+export const Lookalike = Competitor.extend({
+  /** The seeds this company is close to, closest first. */
+  similarTo: z.array(z.string()).min(1),
+});
+export type Lookalike = z.infer<typeof Lookalike>;
+
+export const LookalikesResult = z.strictObject({
+  /** The seeds, normalised to registrable domains, duplicates dropped. */
+  domains: z.array(z.string()),
+  totalCompanies: z.number().int().min(0).max(SEARCH_LIMIT_MAX),
+  elapsedSeconds: z.number().min(0),
+  creditsRemaining: z.number().int().min(0),
+  companies: z.array(Lookalike),
+});
+export type LookalikesResult = z.infer<typeof LookalikesResult>;

@@ -1,7 +1,3 @@
-// core: CSV as exports write it: RFC 4180 quoting (CRLF rows, a header row), and every cell that a spreadsheet would
-// read as a formula (starting with = + - @ tab or CR) prefixed with ' (csv-stringify's escape_formulas).
-import { stringify } from 'csv-stringify/sync';
-
-export function toCsv(columns: readonly string[], rows: readonly (readonly unknown[])[]): string {
-  return stringify([columns, ...rows] as unknown[][], { escape_formulas: true, record_delimiter: 'windows' });
-}
+// core: CSV as exports write it, with the one cell writer every CSV of Rivals uses (packages/contracts/src/csv.ts:
+// formula leads neutralised with ', cells with separators or line breaks quoted, CRLF rows).
+export { csvCell, csvRow, toCsv } from '@rivals/contracts';

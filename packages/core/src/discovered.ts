@@ -108,3 +108,16 @@ export interface DiscoveredStore {
  * flood of made-up domains would need to drown a category.
  */
 export const DEFAULT_DISCOVERIES_PER_HOUR = 1_000;
+
+/**
+ * Companies a team imported into its own deployment (`npm run admin -- kb import`): curated entries, merged into the
+ * knowledge base by every process within a minute, without a redeploy. Entries are stored as validated sector-format
+ * company objects (see @rivals/kb); `version` changes with every import.
+ */
+export interface KbImportStore {
+  version(): Promise<string | null>;
+  /** Every imported company, by domain. */
+  companies(): Promise<unknown[]>;
+  /** Adds or replaces these companies (by domain) and sets the version. */
+  add(companies: { domain: string }[], version: string): Promise<void>;
+}

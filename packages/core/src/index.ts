@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './domain.js';
+export * from './language.js';
 export * from './ports.js';
 export * from './discovered.js';
 export * from './runtime.js';
@@ -26,3 +27,4 @@ export * from './services/ledger-audit.js';
 export * from './monitor/ports.js';
 export * from './monitor/diff.js';
 export * from './monitor/monitor-service.js';
+export * from './sealing.js';

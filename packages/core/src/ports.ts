@@ -1,5 +1,5 @@
 // core: the ports the services need. Adapters (db, engine, crawler) implement them; services never import adapters.
-import type { CompetitorType, Evidence, HistoryItem, MyCompany, SavedCompany, SearchFilters, StoredCompetitor } from '@rivals/contracts';
+import type { CompetitorType, Evidence, Firmographics, HistoryItem, MyCompany, SavedCompany, SearchFilters, StoredCompetitor } from '@rivals/contracts';
 
 export interface Clock {
   now(): Date;
@@ -22,6 +22,8 @@ export interface SearchRecord {
   status: SearchStatus;
   source: SearchSource;
   jobId?: string;
+  /** A look-alike search's seeds (registrable domains); `domain` is the first. */
+  seeds?: string[];
   /** The filters asked for (exclude normalised), when any. */
   filters?: SearchFilters;
   createdAt: string;
@@ -211,8 +213,18 @@ export interface ApiKeyStore {
   revoke(accountId: string, keyId: string, at: string, options: { keepOneActive: boolean }): Promise<RevokeOutcome>;
 }
 
+/**
+ * The cache in front of the authorizer (API Gateway's per-stage authorizer result cache; the local front's). Emptied
+ * after a key is revoked, so that the key is refused on its next request rather than when its cached Allow expires.
+ */
+export interface AuthorizerCache {
+  flush(): Promise<void>;
+}
+
 export interface ResearchRequest {
   domain: string;
+  /** A look-alike search: companies like all of these registrable domains (`domain` is the first of them). */
+  seeds?: string[];
   /** At most this many competitors, counted after the filters. */
   limit: number;
   /** Optional filters; `exclude` holds registrable domains. */
@@ -232,6 +244,9 @@ export interface ResearchedCompetitor {
   confidence: number;
   likelyCompetitor: boolean;
   evidence: Evidence;
+  firmographics: Firmographics;
+  /** Look-alike searches: the seeds it is close to, closest first. */
+  similarTo?: string[];
 }
 
 export interface ResearchOutcome {
@@ -260,6 +275,11 @@ export interface HomepageProfile {
   fetchedAt: string;
   /** ISO 3166-1 alpha-2 country the page states (its JSON-LD Organization's address), when it does. */
   country?: string | null;
+  /**
+   * The page's language (ISO 639-1): what its text says when it says it clearly, else its `<html lang>`, else null.
+   * Absent on profiles read before it was recorded.
+   */
+  language?: string | null;
 }
 
 /** Fetches and reads a homepage; null when the site cannot be reached or is not an HTML page we may read. */

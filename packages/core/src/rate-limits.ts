@@ -2,6 +2,7 @@
 // takes one token from each bucket that applies to it, or none at all when any of them is empty. The state of a
 // bucket is one number, its theoretical arrival time (TAT, GCRA's form of a token bucket): the moment at which the
 // bucket would be full again. It fits a single conditional write, so buckets hold across Lambda instances.
+import { isIPv6 } from 'node:net';
 import type { Clock } from './ports.js';
 
 export interface RateRule {
@@ -82,17 +83,48 @@ export function combineDecisions(decisions: RateLimitDecision[]): RateLimitDecis
   return [...decisions].sort((a, b) => a.remaining - b.remaining || a.limit - b.limit)[0] ?? null;
 }
 
-/** The buckets of one request: its client IP (when known) and its API key (on keyed routes). */
+/** The 8 hextets of an IPv6 address (`::` expanded, a trailing dotted IPv4 as two hextets); null when it is not one. */
+function ipv6Hextets(address: string): number[] | null {
+  if (!isIPv6(address)) return null;
+  let text = address.split('%')[0]!.toLowerCase();
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const parse = (part: string) => (part ? part.split(':').map((h) => parseInt(h, 16)) : []);
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/**
+ * The bucket name of a client address. An IPv6 address counts as its /64: one subscriber (a home, a VM) is usually
+ * given a whole /64, so per-address buckets would let it rotate through 2^64 of them. An IPv4-mapped IPv6 address
+ * (::ffff:203.0.113.9) is its IPv4 address; an IPv4 address is itself.
+ */
+export function clientAddressBucket(address: string): string {
+  const hextets = ipv6Hextets(address);
+  if (!hextets) return address;
+  if (hextets.slice(0, 5).every((h) => h === 0) && hextets[5] === 0xffff) {
+    const [hi = 0, lo = 0] = hextets.slice(6);
+    return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+  }
+  return `${hextets.slice(0, 4).map((h) => h.toString(16)).join(':')}::/64`;
+}
+
+/** The buckets of one request: its client IP (when known; an IPv6 one by its /64) and its API key (on keyed routes). */
 export function requestBuckets(limits: RateLimits, who: { ip?: string | undefined; keyId?: string | undefined }): BucketTake[] {
   const buckets: BucketTake[] = [];
-  if (who.ip && isRuleOn(limits.ip)) buckets.push({ bucket: `ip:${who.ip}`, rule: limits.ip });
+  if (who.ip && isRuleOn(limits.ip)) buckets.push({ bucket: `ip:${clientAddressBucket(who.ip)}`, rule: limits.ip });
   if (who.keyId && isRuleOn(limits.key)) buckets.push({ bucket: `key:${who.keyId}`, rule: limits.key });
   return buckets;
 }
 
 /** The authorizer's bucket: key lookups per client IP, so that a burst of guessed keys is refused before any read. */
 export function authenticationBuckets(limits: RateLimits, ip: string | undefined): BucketTake[] {
-  return ip && isRuleOn(limits.ip) ? [{ bucket: `auth:${ip}`, rule: limits.ip }] : [];
+  return ip && isRuleOn(limits.ip) ? [{ bucket: `auth:${clientAddressBucket(ip)}`, rule: limits.ip }] : [];
 }
 
 /** The limiter in one process's memory: the same arithmetic, for tests and single-process tools. */

@@ -3,6 +3,7 @@
 // whatever its nesting, attributes or text, and only the few things the profile needs are kept, each capped.
 import { decodeBuffer } from 'encoding-sniffer';
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { detectLanguage } from '@rivals/core';
 
 export interface PageFacts {
   title: string;
@@ -10,6 +11,8 @@ export interface PageFacts {
   headings: string[];
   organizationName: string | null;
   keywords: string[];
+  /** ISO 639-1: what the text says when it says it clearly, else `<html lang>` (or og:locale), else null. */
+  language: string | null;
   /** ISO 3166-1 alpha-2 code of the JSON-LD Organization's address, when the page states one. */
   country?: string;
 }
@@ -45,8 +48,9 @@ const HEAD_ELEMENTS = new Set(['html', 'head', 'title', 'meta', 'link', 'script'
 const FOREIGN = new Set(['svg', 'math']);
 /** Raw-text elements whose content is no visible text. */
 const RAW_TEXT = new Set(['script', 'style']);
-const WANTED_META = new Set(['description', 'keywords', 'og:title', 'og:description', 'og:site_name']);
+const WANTED_META = new Set(['description', 'keywords', 'og:title', 'og:description', 'og:site_name', 'og:locale']);
 const WANTED_ATTRIBUTES: Record<string, ReadonlySet<string>> = {
+  html: new Set(['lang']),
   meta: new Set(['name', 'property', 'content']),
   script: new Set(['type']),
 };
@@ -59,10 +63,10 @@ const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input'
 /** Parses an HTML document. `charset` is the Content-Type's; a BOM overrides it and a `<meta charset>` stands in for it. */
 export function extractFacts(html: Buffer, charset?: string): PageFacts {
   const page = new PageReader(decodeBuffer(html, { transportLayerEncodingLabel: charset, defaultEncoding: 'utf-8' }));
-  const { title, meta, headings, jsonLd } = page.read();
+  const { title, meta, headings, jsonLd, lang } = page.read();
   const organization = jsonLdOrganization(jsonLd);
   const country = organization?.country;
-  return {
+  const facts = {
     title: clip(clean(title) || clean(meta.get('og:title')), MAX_TITLE_CHARS),
     description: clip(clean(meta.get('description')) || clean(meta.get('og:description')), MAX_DESCRIPTION_CHARS),
     headings,
@@ -70,6 +74,8 @@ export function extractFacts(html: Buffer, charset?: string): PageFacts {
     keywords: keywords(meta.get('keywords')),
     ...(country ? { country } : {}),
   };
+  const text = [facts.title, facts.description, ...facts.headings].join(' ');
+  return { ...facts, language: detectLanguage(text, lang ?? meta.get('og:locale')) };
 }
 
 /** A piece of text being collected, up to `max` characters; `over` once more was offered. */
@@ -103,6 +109,7 @@ class PageReader implements TokenizerCallbacks {
   private scriptCapture: Capture | null = null;
 
   private title: string | null = null;
+  private lang: string | null = null;
   private readonly meta = new Map<string, string>();
   private readonly headings: string[] = [];
   private readonly seenHeadings = new Set<string>();
@@ -116,7 +123,7 @@ class PageReader implements TokenizerCallbacks {
     // A page cut at the body cap ends inside an element: what was read of it counts, as a browser would show it.
     this.finishTitle();
     this.finishHeading();
-    return { title: this.title ?? '', meta: this.meta, headings: this.headings, jsonLd: this.jsonLd };
+    return { title: this.title ?? '', meta: this.meta, headings: this.headings, jsonLd: this.jsonLd, lang: this.lang };
   }
 
   onopentagname(start: number, endIndex: number): void {
@@ -186,6 +193,8 @@ class PageReader implements TokenizerCallbacks {
       if (!selfClosing) this.foreignDepth++;
     } else if (tag === 'noscript') {
       this.inNoscript = true;
+    } else if (tag === 'html') {
+      this.lang ??= this.attributes?.get('lang')?.slice(0, MAX_NAME_LENGTH) ?? null;
     } else if (tag === 'meta') {
       this.readMeta();
     } else if (RAW_TEXT.has(tag)) {

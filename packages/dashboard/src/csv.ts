@@ -1,14 +1,12 @@
 // dashboard: CSV files made in the browser and handed to the user as downloads.
+import { toCsv as toCsvFile } from '@rivals/contracts';
 
-/** One CSV field: quoted when needed; a leading = + - @ is defused so that a spreadsheet never runs it as a formula. */
-const field = (value: unknown): string => {
-  let text = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
-
+/** The rows' values under `columns`, written by the one CSV cell writer of every Rivals CSV (@rivals/contracts). */
 export const toCsv = (columns: readonly string[], rows: readonly Record<string, unknown>[]): string =>
-  [columns.join(','), ...rows.map((row) => columns.map((c) => field(row[c])).join(','))].join('\r\n') + '\r\n';
+  toCsvFile(
+    columns,
+    rows.map((row) => columns.map((c) => row[c])),
+  );
 
 /** Saves text as a file through a temporary object URL. */
 export function downloadText(filename: string, text: string, type = 'text/csv;charset=utf-8') {

@@ -2,7 +2,7 @@
 // outcome is one transaction conditioned on the domain's state (and the attempt that claimed it), with the job's
 // counters, the stored search and, for a refund, the account and its ledger entry: applied once, whatever redelivers.
 import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { insufficientCredits, type BulkDomainRecord, type BulkJobRecord, type BulkJobStore, type DomainFailure, type Page, type PageRequest, type SearchRecord } from '@rivals/core';
+import { insufficientCredits, type SecretSealer, type BulkDomainRecord, type BulkJobRecord, type BulkJobStore, type DomainFailure, type Page, type PageRequest, type SearchRecord } from '@rivals/core';
 import type { RejectedRow, WebhookAttempt } from '@rivals/contracts';
 import type { TableRef } from './client.js';
 import { CONDITIONS, failedCondition, isConditionFailure } from './conditions.js';
@@ -176,6 +176,34 @@ export class DynamoBulkJobStore implements BulkJobStore {
   private async page<T>(query: { pk: string; skPrefix: string }, request: PageRequest, order: 'newest-first' | 'sort-key'): Promise<Page<T>> {
     const { items, nextCursor } = await queryPage(this.table, query, request, order);
     return { items: items.map((i) => withoutKeys<T>(i)), nextCursor };
+  }
+
+  async countAwaitingJobs(accountId: string, since: string): Promise<number> {
+    // Newest first, stopping at the first job older than `since`: job ids are ordered by time, so the rest are older.
+    let count = 0;
+    let start: Record<string, unknown> | undefined;
+    const { pk, skPrefix } = keys.bulkJobsOf(accountId);
+    do {
+      const { Items = [], LastEvaluatedKey } = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.name,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+          ExpressionAttributeNames: { '#status': 'status' },
+          ProjectionExpression: '#status, createdAt',
+          ScanIndexForward: false,
+          ConsistentRead: true,
+          Limit: 50,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of Items) {
+        if (typeof item.createdAt === 'string' && item.createdAt < since) return count;
+        if (item.status === 'awaiting_upload') count++;
+      }
+      start = LastEvaluatedKey;
+    } while (start);
+    return count;
   }
 
   listJobs(accountId: string, request: PageRequest) {
@@ -459,16 +487,32 @@ export class DynamoBulkJobStore implements BulkJobStore {
 }
 
 /** The account's webhook signing secret, one item in its partition. */
+/**
+ * Webhook signing secrets, sealed (`sealed`, see @rivals/core sealing.ts) when a sealer is given. A secret stored
+ * before sealing (`secret`, in plain text) is still read as it is, and is sealed when next written (a rotation).
+ */
 export class DynamoWebhookSecretStore {
-  constructor(private readonly table: TableRef) {}
+  constructor(private readonly table: TableRef, private readonly sealer?: SecretSealer) {}
 
-  /** Creates or rotates (an unconditional put: the new secret replaces the old). */
+  /** Creates or rotates (an unconditional put: the new secret replaces the old, and a plain one goes). */
   async put(accountId: string, secret: string, at: string): Promise<void> {
-    await this.table.client.send(new PutCommand({ TableName: this.table.tableName, Item: { ...keys.webhookSecret(accountId), secret, createdAt: at } }));
+    const stored = this.sealer ? { sealed: await this.sealer.seal(secret, accountId) } : { secret };
+    await this.table.client.send(new PutCommand({ TableName: this.table.tableName, Item: { ...keys.webhookSecret(accountId), ...stored, createdAt: at } }));
   }
 
   async get(accountId: string): Promise<string | null> {
     const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.tableName, Key: keys.webhookSecret(accountId), ConsistentRead: true }));
+    if (typeof Item?.sealed === 'string') {
+      if (!this.sealer) throw new Error('a sealed webhook secret, and no key to open it');
+      return this.sealer.open(Item.sealed, accountId);
+    }
     return (Item?.secret as string | undefined) ?? null;
+  }
+
+  async has(accountId: string): Promise<boolean> {
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.tableName, Key: keys.webhookSecret(accountId), ConsistentRead: true, ProjectionExpression: 'pk' }),
+    );
+    return Item !== undefined;
   }
 }

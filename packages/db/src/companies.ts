@@ -21,7 +21,7 @@
 // Rows: ACCOUNT#<acct> / COMPANY#<domain>; GSI1 COMPANIES#<acct> / <inverted zero-padded timesFound>#<domain>, so
 // "most often found first" is one Query on the index. foundFor keeps the FOUND_FOR_MAX most recent target domains.
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { COMPETITOR_TYPES, FOUND_FOR_MAX, type CompetitorType, type MyCompany, type StoredCompetitor } from '@rivals/contracts';
+import { COMPETITOR_TYPES, FOUND_FOR_MAX, UNKNOWN_FIRMOGRAPHICS, type CompetitorType, type MyCompany, type StoredCompetitor } from '@rivals/contracts';
 import type { CompanyStore } from '@rivals/core';
 import type { TableRef } from './client.js';
 import { CONDITIONS } from './conditions.js';
@@ -74,6 +74,7 @@ function foundAgain(row: CompanyRow | undefined, competitor: StoredCompetitor, s
       firstSeenAt: search.at,
       lastSeenAt: search.at,
       foundFor: [search.domain],
+      firmographics: competitor.firmographics ?? UNKNOWN_FIRMOGRAPHICS,
       version: 1,
     };
   const latest = search.at >= row.lastSeenAt;
@@ -87,6 +88,7 @@ function foundAgain(row: CompanyRow | undefined, competitor: StoredCompetitor, s
     firstSeenAt: search.at < row.firstSeenAt ? search.at : row.firstSeenAt,
     lastSeenAt: latest ? search.at : row.lastSeenAt,
     foundFor: (latest ? [search.domain, ...others] : row.foundFor.includes(search.domain) ? row.foundFor : [...row.foundFor, search.domain]).slice(0, FOUND_FOR_MAX),
+    firmographics: latest ? (competitor.firmographics ?? row.firmographics) : row.firmographics,
     version: row.version + 1,
   };
 }
@@ -100,6 +102,8 @@ const toRow = (item: Record<string, unknown>): CompanyRow => ({
   firstSeenAt: item.firstSeenAt as string,
   lastSeenAt: item.lastSeenAt as string,
   foundFor: (item.foundFor as string[] | undefined) ?? [],
+  // Rows counted before firmographics were stored have none yet; the next search that finds the company adds them.
+  firmographics: (item.firmographics as MyCompany['firmographics'] | undefined) ?? UNKNOWN_FIRMOGRAPHICS,
   version: Number(item.version ?? 0),
 });
 

@@ -13,6 +13,12 @@ const MEMBER_PROJECTION = ['domain', 'name', 'categories', 'terms', 'fetchedAt',
 
 const EDGE_PROJECTION = ['other', 'direction', 'votes', 'verifiedAt', 'company'] as const;
 
+/** A projection of attribute names, each through a placeholder (several are DynamoDB reserved words). */
+const projection = (names: readonly string[]) => ({
+  ProjectionExpression: names.map((_, n) => `#a${n}`).join(', '),
+  ExpressionAttributeNames: Object.fromEntries(names.map((name, n) => [`#a${n}`, name])),
+});
+
 export class DynamoDiscoveredStore implements DiscoveredStore {
   /** The summary as this process last read or wrote it: a name already in it is not written again. */
   private known: DiscoveredSummary = { categories: new Set(), related: new Set() };
@@ -49,8 +55,7 @@ export class DynamoDiscoveredStore implements DiscoveredStore {
         TableName: this.table.tableName,
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: { ':pk': pk },
-        ProjectionExpression: MEMBER_PROJECTION.map((_, n) => `#a${n}`).join(', '),
-        ExpressionAttributeNames: Object.fromEntries(MEMBER_PROJECTION.map((name, n) => [`#a${n}`, name])),
+        ...projection(MEMBER_PROJECTION),
         Limit: limit,
       }),
     );
@@ -111,8 +116,7 @@ export class DynamoDiscoveredStore implements DiscoveredStore {
         TableName: this.table.tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
         ExpressionAttributeValues: { ':pk': pk, ':sk': skPrefix },
-        ProjectionExpression: EDGE_PROJECTION.map((_, n) => `#a${n}`).join(', '),
-        ExpressionAttributeNames: Object.fromEntries(EDGE_PROJECTION.map((name, n) => [`#a${n}`, name])),
+        ...projection(EDGE_PROJECTION),
         Limit: limit,
       }),
     );

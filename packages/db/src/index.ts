@@ -17,3 +17,4 @@ export * from './rate-limits.js';
 export * from './ledger-entries.js';
 export * from './discovered.js';
 export * from './monitor.js';
+export * from './kb-imports.js';

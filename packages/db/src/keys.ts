@@ -114,6 +114,10 @@ export const keys = {
     sk: `${String(Math.round((1 - Math.min(1, Math.max(0, weight))) * 1000)).padStart(4, '0')}#${domain}`,
   }),
   discoveredMembersOf: (category: string) => ({ pk: `DISCAT#${category}` }),
+  /** A company a team imported into its deployment's knowledge base, and the version every process watches. */
+  kbImport: (domain: string) => ({ pk: 'KBIMPORT', sk: `COMPANY#${domain}` }),
+  kbImportsOf: () => ({ pk: 'KBIMPORT', skPrefix: 'COMPANY#' }),
+  kbImportVersion: () => ({ pk: 'KBIMPORT', sk: 'VERSION' }),
   /** A domain operators banned from the discovered layer; GSI1 lists the bans (few). */
   bannedDomain: (domain: string) => ({ pk: `BANNED#${domain}`, sk: 'BANNED' }),
   bannedListed: (domain: string) => ({ gsi1pk: 'BANNED', gsi1sk: domain }),

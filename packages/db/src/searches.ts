@@ -7,7 +7,7 @@ import type { TableRef } from './client.js';
 import { queryKeyPage } from './cursor.js';
 import { keys, withoutKeys } from './keys.js';
 
-const HISTORY_FIELDS = ['pk', 'sk', 'id', 'domain', 'status', 'createdAt', 'totalCompetitors', 'likelyCompetitors', 'source', 'jobId'] as const;
+const HISTORY_FIELDS = ['pk', 'sk', 'id', 'domain', 'status', 'createdAt', 'totalCompetitors', 'likelyCompetitors', 'source', 'jobId', 'seeds'] as const;
 /** With a filter, requests made until `limit` items match; then the page ends and its cursor goes on. */
 const MAX_FILTERED_REQUESTS = 10;
 
@@ -20,6 +20,7 @@ const toHistoryItem = (item: Record<string, unknown>): HistoryItem => ({
   likelyCompetitors: Number(item.likelyCompetitors ?? 0),
   source: (item.source as HistoryItem['source'] | undefined) ?? 'api',
   ...(item.jobId ? { jobId: item.jobId as string } : {}),
+  ...(item.seeds ? { seeds: item.seeds as string[] } : {}),
 });
 
 export class DynamoSearchStore implements SearchStore {

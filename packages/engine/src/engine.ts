@@ -1,8 +1,9 @@
 // engine: the ResearchEngine adapter. A known domain is profiled from the knowledge base; an unknown one from its
 // homepage (cached), classified into categories by text, then ranked the same way.
-import type { CompetitorType } from '@rivals/contracts';
+import { UNKNOWN_FIRMOGRAPHICS, type CompetitorType } from '@rivals/contracts';
 import {
   DEFAULT_DISCOVERIES_PER_HOUR,
+  detectLanguage,
   normalizeDomain,
   registrableDomain,
   type Clock,
@@ -12,6 +13,7 @@ import {
   type DiscoveredVia,
   type HomepageProfile,
   type HomepageReader,
+  type KbImportStore,
   type LearnedEdge,
   type ProfileCache,
   type RateLimiter,
@@ -20,9 +22,10 @@ import {
   type ResearchOutcome,
   type ResearchRequest,
 } from '@rivals/core';
-import { loadKnowledgeBase, tokenize, type KbIndex } from '@rivals/kb';
+import { CompanySpec, loadKnowledgeBase, mergeImports, tokenize, type KbIndex } from '@rivals/kb';
 import { flatName, junkReason, learnedText, MAX_LEARNED_TERMS, shortDescription } from './discovery.js';
 import { KnowledgeModel } from './model.js';
+import { languageByLexicon, toEnglish } from './multilingual.js';
 import type { TargetProfile } from './profile.js';
 import { Ranker, type DiscoveredInput, type ExternalSignal, type LearnedSignal, type RankOptions } from './ranker.js';
 import { cosine, type SparseVector } from './text.js';
@@ -54,7 +57,14 @@ export interface EngineOptions {
   discoveredCacheMs?: number;
   /** What "now" is for a profile's age. Default the system clock. */
   clock?: Clock;
+  /** Companies the deployment's team imported: merged into the knowledge base as curated entries, live. */
+  imports?: KbImportStore;
+  /** How often the import version is checked. Default 30 s. */
+  importCheckMs?: number;
 }
+
+/** How often a process asks whether the team imported companies since it last looked. */
+const IMPORT_CHECK_MS = 30_000;
 
 /**
  * The discovered layer's cost per search (see docs/learning.md): at most this many of the target's categories are
@@ -90,33 +100,34 @@ interface Proposal {
 const MAX_INFERRED_CATEGORIES = 3;
 const INFERRED_CATEGORY_RATIO = 0.6;
 const MIN_TEXT_EVIDENCE = 0.08;
+/** A page at least this close (cosine of analysed terms) to a discovered peer is learned in that peer's categories. */
+export const CONSENSUS_SIMILARITY = 0.25;
+/** The page's own placement votes with this weight beside its peers' similarity (a close peer outvotes it). */
+const OWN_PLACEMENT_VOTE = 0.5;
 
 export class KnowledgeBaseEngine implements ResearchEngine {
-  readonly model: KnowledgeModel;
-  private readonly ranker: Ranker;
+  /** The compiled knowledge base, with the team's imported companies merged in (rebuilt when they change). */
+  model: KnowledgeModel;
+  private ranker: Ranker;
+  private readonly base: KbIndex;
+  private importVersion: string | null = null;
+  private importCheck: { until: number; done: Promise<void> } | null = null;
   private readonly categoryIds: Map<string, number>;
   /** Flat names and aliases of every entry: a page claiming one of them is not learned (see learnPage). */
   private knownNames: Set<string> | undefined;
   private readonly layerCache = new Map<string, { until: number; value: Promise<unknown> }>();
 
   constructor(private readonly options: EngineOptions = {}) {
-    this.model = new KnowledgeModel(options.index ?? loadKnowledgeBase());
+    this.base = options.index ?? loadKnowledgeBase();
+    this.model = new KnowledgeModel(this.base);
     this.ranker = new Ranker(this.model);
     this.categoryIds = new Map(this.model.index.categories.map((c, i) => [c.id, i]));
   }
 
-  async research({ domain, limit, filters, signal, accountId, via = 'search' }: ResearchRequest): Promise<ResearchOutcome> {
-    let profile = this.knownProfile(domain);
-    let page: HomepageProfile | null = null;
-    if (!profile) {
-      const read = await this.readHomepage(domain, signal);
-      page = read?.page ?? null;
-      // A domain the knowledge base does not list may still land on a site it knows (an old brand, a country
-      // domain, a marketing domain): then the company is known after all.
-      const landed = page && this.landedProfile(domain, page);
-      profile = page && (landed ?? this.homepageProfile(page));
-      if (page && read?.fresh) await this.learnPage(page, via, accountId, landed);
-    }
+  async research({ domain, seeds, limit, filters, signal, accountId, via = 'search' }: ResearchRequest): Promise<ResearchOutcome> {
+    if (this.options.imports) await this.refreshImports();
+    if (seeds?.length) return this.lookalikes(seeds, limit, filters, signal, accountId, via);
+    const { profile, page } = await this.targetProfile(domain, signal, accountId, via);
     if (!profile) return { targetSource: 'none', competitors: [] };
     const targetSource = profile.source;
     const layer = await this.discoveredLayer(profile, page);
@@ -139,12 +150,100 @@ export class KnowledgeBaseEngine implements ResearchEngine {
   }
 
   /**
+   * The profile of a target: its knowledge-base entry, else what its homepage says (the page is returned too), and a
+   * page read fresh is learned. The one way a search and a look-alike seed are profiled.
+   */
+  private async targetProfile(
+    domain: string,
+    signal: AbortSignal,
+    accountId: string | undefined,
+    via: DiscoveredVia,
+  ): Promise<{ profile: TargetProfile | null; page: HomepageProfile | null }> {
+    const known = this.knownProfile(domain);
+    if (known) return { profile: known, page: null };
+    const read = await this.readHomepage(domain, signal);
+    const page = read?.page ?? null;
+    // A domain the knowledge base does not list may still land on a site it knows (an old brand, a country
+    // domain, a marketing domain): then the company is known after all.
+    const landed = page && this.landedProfile(domain, page);
+    let profile = page && (landed ?? this.homepageProfile(page));
+    if (page && read?.fresh) {
+      // Learned with the categories of its closest discovered peer, if it has one (a niche's consensus).
+      const peers = profile && !landed ? await this.discoveredLayer(profile, page) : {};
+      await this.learnPage(page, via, accountId, landed, undefined, peers);
+    }
+    // A company the layer holds is searched in the categories it was learned in, so that a niche's members, once
+    // placed together, keep finding each other whatever a single reading of one page would say.
+    if (profile && profile.entity === null && this.options.discovered) profile = await this.asLearned(profile);
+    return { profile, page };
+  }
+
+  /**
+   * Look-alikes of several seeds. Unknown seeds are read from their homepages (at once, and learned as a search
+   * learns them); a seed that cannot be profiled is left out, and with no seed left nothing is found. Optional
+   * providers are not consulted here.
+   */
+  private async lookalikes(
+    seeds: string[],
+    limit: number,
+    filters: ResearchRequest['filters'],
+    signal: AbortSignal,
+    accountId: string | undefined,
+    via: DiscoveredVia,
+  ): Promise<ResearchOutcome> {
+    const profiled = await Promise.all(
+      seeds.map((seed) =>
+        this.targetProfile(seed, signal, accountId, via).then(
+          ({ profile }) => profile,
+          (error: unknown) => {
+            signal.throwIfAborted();
+            if (seeds.length === 1) throw error;
+            return null;
+          },
+        ),
+      ),
+    );
+    const profiles = profiled.filter((p): p is TargetProfile => p !== null);
+    if (profiles.length === 0) return { targetSource: 'none', competitors: [] };
+    const targetSource = profiles.some((p) => p.source === 'knowledge-base') ? 'knowledge-base' : 'homepage';
+    return { targetSource, competitors: this.ranker.lookalikes(profiles, { limit, ...(filters ? { filters } : {}) }) };
+  }
+
+  /**
    * Starts reading the discovered layer for a known domain (see ResearchEngine.prepare): the search service calls it
    * before it reserves the credit, so the reads overlap the reservation. An unknown domain needs its homepage first.
    */
   prepare(domain: string): void {
     const profile = this.options.discovered ? this.knownProfile(domain) : null;
     if (profile) this.discoveredLayer(profile, null, PREPARED_HOLD_MS).catch(() => undefined);
+  }
+
+  /**
+   * Merges the team's imported companies into the model when their version changed (checked at most every 30 s; a
+   * failing check keeps the model as it is). Searches meanwhile use the model they started with.
+   */
+  private refreshImports(): Promise<void> {
+    const store = this.options.imports!;
+    const now = Date.now();
+    if (this.importCheck && this.importCheck.until > now) return this.importCheck.done;
+    const done = (async () => {
+      try {
+        const version = await store.version();
+        if (version === this.importVersion) return;
+        const companies = (await store.companies()).flatMap((raw) => {
+          const parsed = CompanySpec.safeParse(raw);
+          return parsed.success ? [parsed.data] : [];
+        });
+        this.model = new KnowledgeModel(mergeImports(this.base, companies));
+        this.ranker = new Ranker(this.model);
+        this.knownNames = undefined;
+        this.importVersion = version;
+      } catch {
+        // the knowledge base as it was; the next check tries again
+      }
+    })();
+    this.importCheck = { until: now + (this.options.importCheckMs ?? IMPORT_CHECK_MS), done };
+    return done;
   }
 
   /** The domain a target's learned relations are kept under: its entry's domain when known. */
@@ -260,6 +359,20 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     }
   }
 
+  /** The profile of an unknown target in the categories its discovered record holds (unchanged without one). */
+  private async asLearned(profile: TargetProfile): Promise<TargetProfile> {
+    const record = await this.options.discovered!.get(profile.domain).catch(() => null);
+    if (!record || record.aliasOf) return profile;
+    const categories = new Map<number, number>();
+    for (const c of record.categories) {
+      const i = this.categoryIds.get(c.id);
+      if (i !== undefined) categories.set(i, c.weight);
+    }
+    const primary = this.categoryIds.get(record.categories[0]?.id ?? '');
+    if (primary === undefined || (primary === profile.primaryCategory && categories.size === profile.categories.size && [...categories.keys()].every((c) => profile.categories.has(c)))) return profile;
+    return { ...profile, categories, primaryCategory: primary };
+  }
+
   /** Drops what this process keeps of a company's categories and relations, after it changed. */
   private forget(company: Pick<DiscoveredCompany, 'domain' | 'categories'> | null): void {
     if (!company) return;
@@ -273,7 +386,14 @@ export class KnowledgeBaseEngine implements ResearchEngine {
    * knows the domain, the page is junk or claims a known company's name, or the account has added its hourly share
    * of new companies. A page that lands on a known company makes a discovered domain that company's alias.
    */
-  private async learnPage(page: HomepageProfile, via: DiscoveredVia, accountId: string | undefined, landed: TargetProfile | null, known?: DiscoveredCompany | null): Promise<DiscoveredCompany | null> {
+  private async learnPage(
+    page: HomepageProfile,
+    via: DiscoveredVia,
+    accountId: string | undefined,
+    landed: TargetProfile | null,
+    known?: DiscoveredCompany | null,
+    peers: Pick<RankOptions, 'discovered'> = {},
+  ): Promise<DiscoveredCompany | null> {
     const store = this.options.discovered;
     if (!store) return null;
     const domain = page.domain;
@@ -287,7 +407,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
         }
         return null;
       }
-      const company = this.discoveredCompany(page, existing?.via ?? via);
+      const company = this.discoveredCompany(page, existing?.via ?? via, peers.discovered);
       if (!company) {
         if (existing) {
           await store.remove(domain);
@@ -316,21 +436,39 @@ export class KnowledgeBaseEngine implements ResearchEngine {
   }
 
   /** What is kept of a page, or null when it must not be kept (junk, a stolen identity, too little text). */
-  discoveredCompany(page: HomepageProfile, via: DiscoveredVia): DiscoveredCompany | null {
+  discoveredCompany(page: HomepageProfile, via: DiscoveredVia, peers: DiscoveredInput[] = []): DiscoveredCompany | null {
     if (junkReason(page)) return null;
     const name = companyName(page);
     if (!name || this.claimsKnownIdentity(name)) return null;
     const text = learnedText(page);
-    const placed = this.place(text);
+    const language = languageOf(page, text);
+    const placed = this.place(text, language);
     if (!placed) return null;
     const terms = [...new Set(tokenize(text))].slice(0, MAX_LEARNED_TERMS);
-    const language = (page as { language?: string | null }).language ?? null;
+    // A niche's consensus: the discovered peers close to this page (rivals saying the same things) vote for their
+    // categories, by similarity, beside the page's own placement, so that one niche is not scattered over the
+    // categories each page's words happen to suggest.
+    const vector = this.model.text.vectorizeOpen(terms);
+    const votes = new Map<string, number>();
+    for (const [c, weight] of placed.categories) votes.set(this.model.index.categories[c]!.id, OWN_PLACEMENT_VOTE * weight);
+    let voted = false;
+    for (const peer of peers) {
+      const s = cosine(vector, peer.vector);
+      if (s < CONSENSUS_SIMILARITY || peer.candidate.domain === page.domain) continue;
+      voted = true;
+      for (const c of peer.candidate.categories) votes.set(c.id, (votes.get(c.id) ?? 0) + s * c.weight);
+    }
+    const ranked = [...votes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_INFERRED_CATEGORIES);
+    const top = ranked[0]?.[1] ?? 1;
+    const categories = voted
+      ? ranked.map(([id, v]) => ({ id, weight: Math.round((v / top) * 1000) / 1000 }))
+      : [...placed.categories].map(([c, weight]) => ({ id: this.model.index.categories[c]!.id, weight: Math.round(weight * 1000) / 1000 }));
     return {
       domain: page.domain,
       name,
       description: shortDescription(page),
       language,
-      categories: [...placed.categories].map(([c, weight]) => ({ id: this.model.index.categories[c]!.id, weight: Math.round(weight * 1000) / 1000 })),
+      categories,
       terms,
       country: page.country ?? null,
       url: page.url,
@@ -421,6 +559,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       rows.push({
         company: page.organizationName ?? p.name,
         domain: p.domain,
+        firmographics: UNKNOWN_FIRMOGRAPHICS,
         matchScore,
         type,
         confidence: Math.min(80, 25 + 10 * p.sources.length + (shared.length ? 10 : 0)),
@@ -481,6 +620,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       keywords: new Set(e.keywords),
       segments: e.segments,
       model: e.model,
+      language: null,
     };
   }
 
@@ -498,7 +638,11 @@ export class KnowledgeBaseEngine implements ResearchEngine {
   homepageProfile(page: HomepageProfile): TargetProfile | null {
     // The title is where a company says what it is; it counts twice, like the description it sums up.
     const text = [page.title, page.title, page.description, page.description, ...page.headings, ...page.keywords].join(' ');
-    const placed = this.place(text);
+    // A page in German, French, Spanish, Portuguese, Italian or Dutch is read in the knowledge base's English. The
+    // crawler names the language; a profile cached before it did is judged from its text here, and a page too short
+    // for either by the lexicon language that knows its words.
+    const language = languageOf(page, text);
+    const placed = this.place(text, language);
     if (!placed) return null;
     return {
       source: 'homepage',
@@ -511,12 +655,13 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       keywords: new Set(page.keywords.map((k) => k.toLowerCase())),
       segments: [],
       model: null,
+      language,
     };
   }
 
-  /** Up to three categories for a text, primary (weight 1) first. */
-  private place(text: string): { categories: Map<number, number>; primary: number; vector: SparseVector } | null {
-    const vector = this.model.text.vectorize(this.model.text.termIds(text));
+  /** Up to three categories for a text (in its language, read in English), primary (weight 1) first. */
+  private place(text: string, language: string | null): { categories: Map<number, number>; primary: number; vector: SparseVector } | null {
+    const vector = this.model.text.vectorize(this.model.text.termIds(toEnglish(text, language)));
     if (vector.size === 0) return null;
     const scores = new Map<number, number>();
     this.model.categoryVectors.forEach((cv, c) => scores.set(c, cosine(vector, cv)));
@@ -537,6 +682,11 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     const chosen = ranked.filter(([, s]) => s >= best[1] * INFERRED_CATEGORY_RATIO).slice(0, MAX_INFERRED_CATEGORIES);
     return { categories: new Map(chosen.map(([c, s]) => [c, s / best[1]])), primary: best[0], vector };
   }
+}
+
+/** A page's language: as the crawler read it, else judged from its text, else by the lexicon that knows its words. */
+function languageOf(page: HomepageProfile, text: string): string | null {
+  return (page.language !== undefined ? page.language : detectLanguage(text)) ?? languageByLexicon(text);
 }
 
 /** A page's company name: its JSON-LD Organization or og:site_name, else the title's first part ("Acme | CRM" -> Acme). */

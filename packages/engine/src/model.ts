@@ -1,5 +1,6 @@
 // engine: the knowledge base in memory: lookups by domain, relation adjacency in both directions, category
 // members, and text vectors of every entry and category. Built once per process from the compiled index.
+import type { Firmographics } from '@rivals/contracts';
 import { RELATION_KINDS, type KbEntity, type KbIndex, type RelationKind } from '@rivals/kb';
 import { TextIndex, type SparseVector } from './text.js';
 
@@ -85,6 +86,16 @@ export class KnowledgeModel {
    */
   vector(i: number): SparseVector {
     return (this.entityVectors[i] ??= this.text.vectorize(this.index.text.entities[i]!));
+  }
+
+  /**
+   * Who the company a row reports is: the entry's own facts, or for a product line (reported under its company's
+   * domain, "Microsoft Teams" at microsoft.com) its company's.
+   */
+  firmographics(i: number): Firmographics {
+    const e = this.entity(i);
+    const o = e.product ? this.entity(this.resolve(e.domain) ?? i) : e;
+    return { founded: o.founded, size: o.size as Firmographics['size'], hq: o.hq, ownership: o.ownership, exchange: o.exchange, ticker: o.ticker };
   }
 
   entity(i: number): KbEntity {

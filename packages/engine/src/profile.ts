@@ -14,4 +14,6 @@ export interface TargetProfile {
   keywords: Set<string>;
   segments: string[];
   model: string | null;
+  /** The homepage's language (ISO 639-1), null when unknown or when the target is known to the knowledge base. */
+  language: string | null;
 }

@@ -1,8 +1,9 @@
 // engine: candidate generation and scoring. Relations first (both directions, then two hops), categories second,
 // text similarity third (the signals docs/search.md names). Every returned row shares a category or a relation with the target.
-import type { CompetitorType, SearchFilters } from '@rivals/contracts';
+import { UNKNOWN_FIRMOGRAPHICS, type CompetitorType, type Firmographics, type SearchFilters } from '@rivals/contracts';
 import type { DiscoveredCandidate, ResearchedCompetitor } from '@rivals/core';
 import type { KnowledgeModel } from './model.js';
+import { marketsOf } from './multilingual.js';
 import type { TargetProfile } from './profile.js';
 import { cosine, type SparseVector } from './text.js';
 
@@ -35,6 +36,12 @@ export const matchScoreOf = (raw: number) => Math.max(1, Math.min(99, Math.round
 
 /** Without relations (a target known only from its homepage), categories and text carry all the evidence. */
 const HOMEPAGE_EVIDENCE_BOOST = 1.5;
+
+/**
+ * A homepage written in German, French, Spanish, Portuguese, Italian or Dutch is of a company selling first where that
+ * language is spoken: candidates headquartered there get this much (a tenth of a shared primary category).
+ */
+const HOME_MARKET_WEIGHT = 0.15;
 
 /** likelyCompetitor: a Direct or Emerging match at or above the first bar, an Indirect one at or above the second. */
 export const LIKELY_DIRECT = 60;
@@ -72,8 +79,9 @@ export const LEARNED_SHARE = 0.4;
 
 /**
  * A discovered company enters a known company's top 10 only from the same primary category and with at least this
- * text similarity (cosine of their analysed terms). Calibrated on the fixture web (bench:longtail): same-niche peers
- * sit at 0.25-0.6, neighbours met through a shared word at 0.05-0.15.
+ * text similarity (cosine of their analysed terms). Measured on the fixture web (bench:longtail): two companies of one
+ * niche score 0.43 at the median and 0.25 at the 10th percentile; two of different niches 0.05 at the 90th
+ * percentile, 0.16 at the 99th and 0.24 at most.
  */
 export const DISCOVERED_TOP10_SIMILARITY = 0.25;
 /** Confidence of a discovered company's row: thinner evidence (one homepage, no analyst), so lower and capped. */
@@ -116,6 +124,37 @@ export interface RankOptions {
   openVector?: SparseVector;
   /** Learned relations of the target with knowledge-base entries. */
   learned?: Map<number, LearnedSignal>;
+}
+
+interface Scored {
+  i: number;
+  raw: number;
+  f: Features;
+}
+
+/** Look-alikes: a candidate is close to a seed when it would score about 40 or more in that seed's own search. */
+const CLOSE_TO_SEED = 1.45;
+/** One seed's head-to-head rival must not outweigh closeness to the others: a seed's score counts up to this much. */
+const SEED_RAW_CAP = 3;
+/** How much the closest seed counts beside the mean over all seeds (the rest). */
+const SEED_BEST_WEIGHT = 0.5;
+/** Added per seed a candidate is close to (over the number of seeds), and confidence added per further close seed. */
+const SEED_COVERAGE_BONUS = 1;
+const SEED_AGREEMENT_CONFIDENCE = 4;
+
+/** Whether any screening filter (on facts only the knowledge base knows) is set. */
+export const screening = (filters: SearchFilters | undefined) =>
+  Boolean(filters?.countries || filters?.sizes || filters?.foundedFrom !== undefined || filters?.foundedTo !== undefined || filters?.ownership);
+
+/** Whether a company's firmographics pass the screening filters; an unknown fact fails a filter set on it. */
+export function screens(f: Firmographics, filters: SearchFilters | undefined): boolean {
+  if (!filters) return true;
+  if (filters.countries && (f.hq === null || !filters.countries.includes(f.hq))) return false;
+  if (filters.sizes && (f.size === null || !filters.sizes.includes(f.size))) return false;
+  if (filters.foundedFrom !== undefined && (f.founded === null || f.founded < filters.foundedFrom)) return false;
+  if (filters.foundedTo !== undefined && (f.founded === null || f.founded > filters.foundedTo)) return false;
+  if (filters.ownership && (f.ownership === null || !filters.ownership.includes(f.ownership))) return false;
+  return true;
 }
 
 export class Ranker {
@@ -162,6 +201,126 @@ export class Ranker {
   }
 
   rank(profile: TargetProfile, { limit, filters, external, extraRows = [], discovered = [], openVector, learned }: RankOptions): ResearchedCompetitor[] {
+    const kb = this.kb;
+    const { scored, excludedDomains, relatedOfTarget } = this.score(profile, external, learned);
+    // Deterministic order: score, then the host name.
+    scored.sort((a, b) => b.raw - a.raw || (kb.entity(a.i).host < kb.entity(b.i).host ? -1 : 1));
+    const selected = this.select(scored, filters, limit, ({ i, raw, f }) => this.row(profile, i, raw, f));
+    const { seenDomains, keeps } = selected;
+    let rows = selected.rows;
+    if (discovered.length) {
+      // A discovered company's only known fact is the country its page states: a filter on any other leaves it out.
+      const learnedRows = this.discoveredRows(profile, discovered, openVector ?? profile.vector, excludedDomains, seenDomains, relatedOfTarget);
+      const kept = learnedRows.filter(({ row }) => keeps(row) && screens(row.firmographics, filters));
+      rows = mergeDiscovered(rows, selected.raws, kept, limit, profile.entity !== null);
+      for (const row of rows) seenDomains.add(row.domain);
+    }
+    // Rows from outside the knowledge base have no known headquarters, size, age or ownership, so a filter on any of
+    // those leaves them out.
+    const extras = screening(filters) ? [] : extraRows.filter((r) => !seenDomains.has(r.domain) && !excludedDomains.has(r.domain) && keeps(r));
+    if (extras.length === 0) return rows;
+    // Stable merge by score: knowledge-base rows keep their order among themselves, and so do the extra rows.
+    const merged: ResearchedCompetitor[] = [];
+    let a = 0;
+    let b = 0;
+    while (merged.length < limit && (a < rows.length || b < extras.length)) {
+      if (b >= extras.length || (a < rows.length && rows[a]!.matchScore >= extras[b]!.matchScore)) merged.push(rows[a++]!);
+      else merged.push(extras[b++]!);
+    }
+    return merged;
+  }
+
+  /**
+   * Look-alikes of several seeds at once. Each seed's candidates are scored as a single search scores them; a
+   * candidate's score then blends its (capped) score against its closest seed with the mean over every seed, plus a
+   * bonus for each seed it is close to. So a company near most seeds (their shared categories, relations and text)
+   * outranks one that is a head-to-head rival of a single seed: not the union of single searches. One seed ranks as
+   * its search does.
+   */
+  lookalikes(profiles: TargetProfile[], { limit, filters }: Pick<RankOptions, 'limit' | 'filters'>): ResearchedCompetitor[] {
+    const kb = this.kb;
+    const n = profiles.length;
+    const perSeed = profiles.map((p) => this.score(p));
+    // Never returned: any seed, its aliases, parent and subsidiaries (the exclusions of every seed's own search).
+    const excluded = new Set(perSeed.flatMap((s) => [...s.excluded]));
+    const excludedDomains = new Set(perSeed.flatMap((s) => [...s.excludedDomains]));
+    const bySeed = new Map<number, ({ raw: number; f: Features } | undefined)[]>();
+    perSeed.forEach(({ scored }, k) => {
+      for (const { i, raw, f } of scored) {
+        if (excluded.has(i) || excludedDomains.has(kb.entity(i).domain)) continue;
+        let seen = bySeed.get(i);
+        if (!seen) bySeed.set(i, (seen = new Array(n)));
+        seen[k] = { raw, f };
+      }
+    });
+    const combined: (Scored & { best: number; close: number[] })[] = [];
+    for (const [i, seen] of bySeed) {
+      const raws = profiles.map((_, k) => seen[k]?.raw ?? 0);
+      const order = raws.map((_, k) => k).sort((a, b) => raws[b]! - raws[a]! || a - b);
+      const best = order[0]!;
+      const close = order.filter((k) => raws[k]! >= CLOSE_TO_SEED);
+      const mean = raws.reduce((sum, r) => sum + Math.min(r, SEED_RAW_CAP), 0) / n;
+      const raw = n === 1 ? raws[0]! : SEED_BEST_WEIGHT * Math.min(raws[best]!, SEED_RAW_CAP) + (1 - SEED_BEST_WEIGHT) * mean + (SEED_COVERAGE_BONUS * close.length) / n;
+      combined.push({ i, raw, f: seen[best]!.f, best, close: close.length ? close : [best] });
+    }
+    combined.sort((a, b) => b.raw - a.raw || (kb.entity(a.i).host < kb.entity(b.i).host ? -1 : 1));
+    const byIndex = new Map(combined.map((c) => [c.i, c]));
+    return this.select(combined, filters, limit, ({ i, raw }) => {
+      const c = byIndex.get(i)!;
+      const seed = profiles[c.best]!;
+      const row = this.row(seed, i, bySeed.get(i)![c.best]!.raw, c.f);
+      if (n === 1) return { ...row, similarTo: [seed.domain] };
+      const matchScore = matchScoreOf(raw);
+      const others = c.close.length - 1;
+      return {
+        ...row,
+        matchScore,
+        confidence: Math.min(98, row.confidence + SEED_AGREEMENT_CONFIDENCE * others),
+        likelyCompetitor: row.type === 'Indirect' ? matchScore >= LIKELY_INDIRECT : row.type !== 'Adjacent' && matchScore >= LIKELY_DIRECT,
+        evidence: { ...row.evidence, signals: [...row.evidence.signals, `close to ${c.close.length} of ${n} seeds`] },
+        similarTo: c.close.map((k) => profiles[k]!.domain),
+      };
+    }).rows;
+  }
+
+  /**
+   * Rows of a ranking (best first) that pass the filters, one per registrable domain (the best-scoring entry speaks for
+   * it), at most `limit`. Filters keep a subset of the unfiltered ranking: each domain is judged by the row that would
+   * stand for it.
+   */
+  private select(
+    ranking: Scored[],
+    filters: SearchFilters | undefined,
+    limit: number,
+    rowOf: (s: Scored) => ResearchedCompetitor,
+  ): { rows: ResearchedCompetitor[]; raws: number[]; seenDomains: Set<string>; keeps: (row: ResearchedCompetitor) => boolean } {
+    const kb = this.kb;
+    const filteredOut = this.filteredDomains(filters);
+    const keeps = (row: ResearchedCompetitor) =>
+      !filteredOut.has(row.domain) && (!filters?.types || filters.types.includes(row.type)) && row.matchScore >= (filters?.minMatchScore ?? 0);
+    const seenDomains = new Set<string>();
+    const rows: ResearchedCompetitor[] = [];
+    const raws: number[] = [];
+    for (const scored of ranking) {
+      const e = kb.entity(scored.i);
+      if (seenDomains.has(e.domain)) continue;
+      seenDomains.add(e.domain);
+      if (!screens(kb.firmographics(scored.i), filters)) continue;
+      const row = rowOf(scored);
+      if (!keeps(row)) continue;
+      rows.push(row);
+      raws.push(scored.raw);
+      if (rows.length >= limit) break;
+    }
+    return { rows, raws, seenDomains, keeps };
+  }
+
+  /** Every eligible candidate of one target with its raw score (unsorted), and what the target never returns. */
+  private score(
+    profile: TargetProfile,
+    external?: Map<number, ExternalSignal>,
+    learned?: Map<number, LearnedSignal>,
+  ): { scored: Scored[]; excluded: Set<number>; excludedDomains: Set<string>; relatedOfTarget: Set<number> } {
     const kb = this.kb;
     const features = new Map<number, Features>();
     const at = (i: number) => {
@@ -219,7 +378,8 @@ export class Ranker {
 
     const { entities: excluded, domains: excludedDomains } = this.exclusions(profile);
     const targetCategories = profile.categories;
-    const scored: { i: number; raw: number; f: Features }[] = [];
+    const homeMarket = marketsOf(profile.language);
+    const scored: Scored[] = [];
     for (const [i, f] of features) {
       if (excluded.has(i)) continue;
       const e = kb.entity(i);
@@ -235,49 +395,10 @@ export class Ranker {
       f.sharedKeywords = e.keywords.filter((k) => profile.keywords.has(k));
       const segmentOverlap = profile.segments.some((s) => e.segments.includes(s)) ? 1 : 0;
       const boost = profile.entity === null ? HOMEPAGE_EVIDENCE_BOOST : 1;
-      const raw = rawScore(f, boost) + 0.06 * segmentOverlap + (SIZE_PRIOR[e.size] ?? 0) + kb.prominence[i]!;
+      const raw = rawScore(f, boost) + 0.06 * segmentOverlap + (SIZE_PRIOR[e.size] ?? 0) + kb.prominence[i]! + (homeMarket?.has(e.hq) ? HOME_MARKET_WEIGHT : 0);
       scored.push({ i, raw, f });
     }
-
-    // Deterministic order: score, then the host name.
-    scored.sort((a, b) => b.raw - a.raw || (kb.entity(a.i).host < kb.entity(b.i).host ? -1 : 1));
-    // Filters keep a subset of the unfiltered ranking: each domain is judged by the row that would stand for it.
-    const filteredOut = this.filteredDomains(filters);
-    const countries = filters?.countries ? new Set(filters.countries) : null;
-    const keeps = (row: ResearchedCompetitor) =>
-      !filteredOut.has(row.domain) && (!filters?.types || filters.types.includes(row.type)) && row.matchScore >= (filters?.minMatchScore ?? 0);
-    const seenDomains = new Set<string>();
-    let rows: ResearchedCompetitor[] = [];
-    const raws: number[] = [];
-    for (const { i, raw, f } of scored) {
-      const e = kb.entity(i);
-      if (seenDomains.has(e.domain)) continue; // one row per registrable domain: the best-scoring entry speaks for it
-      seenDomains.add(e.domain);
-      if (countries && !countries.has(e.hq)) continue;
-      const row = this.row(profile, i, raw, f);
-      if (!keeps(row)) continue;
-      rows.push(row);
-      raws.push(raw);
-      if (rows.length >= limit) break;
-    }
-    if (discovered.length) {
-      const learnedRows = this.discoveredRows(profile, discovered, openVector ?? profile.vector, excludedDomains, seenDomains, relatedOfTarget);
-      const kept = learnedRows.filter(({ row, country }) => keeps(row) && (!countries || (country !== null && countries.has(country))));
-      rows = mergeDiscovered(rows, raws, kept, limit, profile.entity !== null);
-      for (const row of rows) seenDomains.add(row.domain);
-    }
-    // Rows from outside the knowledge base have no known headquarters, so a country filter leaves them out.
-    const extras = countries ? [] : extraRows.filter((r) => !seenDomains.has(r.domain) && !excludedDomains.has(r.domain) && keeps(r));
-    if (extras.length === 0) return rows;
-    // Stable merge by score: knowledge-base rows keep their order among themselves, and so do the extra rows.
-    const merged: ResearchedCompetitor[] = [];
-    let a = 0;
-    let b = 0;
-    while (merged.length < limit && (a < rows.length || b < extras.length)) {
-      if (b >= extras.length || (a < rows.length && rows[a]!.matchScore >= extras[b]!.matchScore)) merged.push(rows[a++]!);
-      else merged.push(extras[b++]!);
-    }
-    return merged;
+    return { scored, excluded, excludedDomains, relatedOfTarget };
   }
 
   /** Rows of discovered companies, scored by the same features as knowledge-base entries, best first. */
@@ -330,6 +451,7 @@ export class Ranker {
         row: {
           company: candidate.name,
           domain: candidate.domain,
+          firmographics: { ...UNKNOWN_FIRMOGRAPHICS, hq: candidate.country },
           matchScore,
           type,
           confidence,
@@ -387,6 +509,7 @@ export class Ranker {
       type,
       confidence,
       likelyCompetitor,
+      firmographics: kb.firmographics(i),
       evidence: {
         signals,
         sharedCategories: f.sharedCategories.map((c) => kb.index.categories[c]!.id),

@@ -31,26 +31,75 @@ interface SourceFile {
  * A list file: `# list: <name>` and `# as-of: <date>` header lines, then one domain a line (a trailing `# comment`
  * names the company). Problems are reported, not thrown.
  */
-export function parseList(file: SourceFile, problems: string[]): { id: string; name: string; asOf: string; domains: string[] } {
+export function parseList(
+  file: SourceFile,
+  problems: string[],
+): { id: string; name: string; asOf: string; domains: string[]; tickers: Map<string, string>; exchange?: { name: string | null; country: string | null } } {
   const id = file.name.replace(/\.txt$/, '');
   let name = '';
   let asOf = '';
+  let exchange: { name: string | null; country: string | null } | undefined;
   const domains: string[] = [];
+  const tickers = new Map<string, string>();
   file.text.split(/\r?\n/).forEach((line, n) => {
-    const header = /^#\s*(list|as-of):\s*(.+?)\s*$/i.exec(line);
+    const header = /^#\s*(list|as-of|exchange):\s*(.+?)\s*$/i.exec(line);
     if (header) {
-      if (header[1]!.toLowerCase() === 'list') name = header[2]!;
-      else asOf = header[2]!;
+      const key = header[1]!.toLowerCase();
+      if (key === 'list') name = header[2]!;
+      else if (key === 'as-of') asOf = header[2]!;
+      else {
+        // "# exchange: Nasdaq (US)", or "# exchange: various (US)" for an index whose members trade on several.
+        const m = /^(.+?)\s*\(([A-Z]{2})\)$/.exec(header[2]!);
+        if (!m) problems.push(`lists/${file.name}:${n + 1}: write "# exchange: <name> (<country code>)"`);
+        else exchange = { name: m[1] === 'various' ? null : m[1]!, country: m[2]! };
+      }
       return;
     }
-    const domain = line.replace(/#.*$/, '').trim().toLowerCase();
+    // "domain" or "domain TICKER", then an optional "# comment".
+    const [domain, ticker, ...rest] = line.replace(/#.*$/, '').trim().split(/\s+/);
     if (!domain) return;
     if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) problems.push(`lists/${file.name}:${n + 1}: "${domain}" is not a domain`);
-    else domains.push(domain);
+    else if (rest.length || (ticker !== undefined && !/^[A-Z0-9.\-]{1,12}$/.test(ticker))) problems.push(`lists/${file.name}:${n + 1}: write "domain [TICKER] # name"`);
+    else {
+      domains.push(domain.toLowerCase());
+      if (ticker) tickers.set(domain.toLowerCase(), ticker);
+    }
   });
   if (!name) problems.push(`lists/${file.name}: no "# list: <name>" line`);
   if (!asOf) problems.push(`lists/${file.name}: no "# as-of: <date>" line`);
-  return { id, name, asOf, domains };
+  return { id, name, asOf, domains, tickers, ...(exchange ? { exchange } : {}) };
+}
+
+/** A description that says the company's shares trade ("London-listed", "listed on Nasdaq", "publicly traded"). */
+const LISTED_TEXT = /(\b[A-Z][\w.&-]*(?: [A-Z][\w&-]*)?-listed\b|\blisted (?:on|in) (?:the )?[A-Z]|\bpublicly (?:traded|listed)\b|\b(?:NYSE|Nasdaq)\b(?!-100))/;
+const NOT_LISTED_TEXT = /\b(delisted|taken private|went private|unlisted|take-private|privately held|privately owned|family-owned|formerly listed|pre-IPO)\b/i;
+
+/**
+ * Ownership of every entry, derived rather than typed: public when a list of an index's constituents names it (its
+ * exchange from that list, preferring the list of its home country, and its ticker when the list gives one), its
+ * entry says `listed:`, or its description says its shares trade; else subsidiary when it has a parent; else private.
+ * A product line is its company's.
+ */
+function assignOwnership(entities: KbEntity[], listings: { entity: number; exchange: { name: string | null; country: string | null }; ticker: string | null }[]): void {
+  const best = new Map<number, (typeof listings)[number]>();
+  const rank = (l: (typeof listings)[number]) => (l.exchange.name ? 2 : 0) + (l.exchange.country === entities[l.entity]!.hq ? 1 : 0);
+  for (const l of listings) {
+    const seen = best.get(l.entity);
+    if (!seen || rank(l) > rank(seen)) best.set(l.entity, l);
+  }
+  entities.forEach((e, i) => {
+    const listing = best.get(i);
+    if (e.exchange !== null) e.ownership = 'public';
+    else if (listing) Object.assign(e, { ownership: 'public', exchange: listing.exchange.name, ticker: listing.ticker });
+    else if (NOT_LISTED_TEXT.test(e.description)) e.ownership = e.parent >= 0 ? 'subsidiary' : 'private';
+    else if (LISTED_TEXT.test(e.description)) e.ownership = 'public';
+    else e.ownership = e.parent >= 0 ? 'subsidiary' : 'private';
+  });
+  entities.forEach((e) => {
+    let owner = e;
+    for (let hops = 0; owner.product && owner.parent >= 0 && hops < 10; hops++) owner = entities[owner.parent]!;
+    if (owner !== e) Object.assign(e, { ownership: owner.ownership, exchange: owner.exchange, ticker: owner.ticker });
+  });
 }
 
 export function compile(files: SourceFile[], listFiles: SourceFile[] = []): BuildResult {
@@ -115,6 +164,10 @@ export function compile(files: SourceFile[], listFiles: SourceFile[] = []): Buil
       size: company.size,
       reviewed: company.reviewed ?? reviewedOf.get(sector)!,
       defunct: company.defunct ?? false,
+      // Settled once the parents and lists are known (assignOwnership).
+      ownership: 'private',
+      exchange: company.listed?.exchange ?? null,
+      ticker: company.listed?.ticker ?? null,
     });
   }
 
@@ -204,6 +257,7 @@ export function compile(files: SourceFile[], listFiles: SourceFile[] = []): Buil
   text.vocabulary = [...vocabulary.keys()];
 
   // Coverage by construction: every company a list names must be an entry (by its domain or one of its aliases).
+  const listings: Parameters<typeof assignOwnership>[1] = [];
   const lists: KbList[] = [...listFiles]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((file) => {
@@ -212,10 +266,14 @@ export function compile(files: SourceFile[], listFiles: SourceFile[] = []): Buil
       for (const domain of list.domains) {
         const e = resolve(domain);
         if (e === undefined) problems.push(`lists/${file.name}: ${domain} has no entry`);
-        else members.push(e);
+        else {
+          members.push(e);
+          if (list.exchange) listings.push({ entity: e, exchange: list.exchange, ticker: list.tickers.get(domain) ?? null });
+        }
       }
-      return { id: list.id, name: list.name, asOf: list.asOf, entities: members };
+      return { id: list.id, name: list.name, asOf: list.asOf, entities: members, ...(list.exchange ? { exchange: list.exchange } : {}) };
     });
+  assignOwnership(entities, listings);
 
   const body = { sectors: sectors.map((s) => ({ id: s.sector, name: s.name })), categories, entities, relations, text };
   const version = createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12);

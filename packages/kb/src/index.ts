@@ -6,6 +6,7 @@ import type { KbIndex } from './schema.js';
 
 export * from './schema.js';
 export * from './text.js';
+export * from './merge.js';
 
 export function knowledgeBasePath(): string {
   return process.env.KB_INDEX_PATH ?? fileURLToPath(new URL('../dist/kb-index.json', import.meta.url));

@@ -1,10 +1,10 @@
-// kb report: `npm run kb:report` writes COVERAGE.md: what the knowledge base holds, by sector, country, size band and
+// kb report: `npm run kb:report` writes COVERAGE.md: what the knowledge base holds, by sector, country, size band, ownership and
 // coverage list, and the entries whose rivals rest on too little (few curated relations).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile, readListFiles, readSectorFiles } from './build.js';
-import { AUTHORED_RELATIONS, RELATION_KINDS, SIZE_BANDS, type KbIndex, type KbList } from './schema.js';
+import { AUTHORED_RELATIONS, OWNERSHIPS, RELATION_KINDS, SIZE_BANDS, type KbIndex, type KbList } from './schema.js';
 
 export const COVERAGE_PATH = join(fileURLToPath(new URL('..', import.meta.url)), 'COVERAGE.md');
 
@@ -81,6 +81,16 @@ export function coverageMarkdown(index: KbIndex, lists: KbList[]): string {
     '## By size band (employees)',
     '',
     table(['Size', 'Entries'], SIZE_BANDS.map((band) => [band, entities.filter((e) => e.size === band).length])),
+    '',
+    '## By ownership (derived: README "Ownership")',
+    '',
+    table(
+      ['Ownership', 'Entries', 'With exchange', 'With ticker'],
+      OWNERSHIPS.map((o) => {
+        const of = entities.filter((e) => e.ownership === o);
+        return [o, of.length, of.filter((e) => e.exchange).length, of.filter((e) => e.ticker).length];
+      }),
+    ),
     '',
     '## By review month',
     '',

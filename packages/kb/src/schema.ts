@@ -7,6 +7,9 @@ export const BUSINESS_MODELS = [
   'saas', 'usage-based', 'open-source', 'marketplace', 'ecommerce', 'retail', 'subscription', 'advertising', 'transaction-fees',
   'hardware', 'manufacturing', 'licensing', 'services', 'franchise', 'insurance', 'lending', 'brokerage', 'freemium', 'media', 'nonprofit',
 ] as const;
+/** Who owns a company: listed on an exchange, owned by another entry (`parent:`), or neither. */
+export const OWNERSHIPS = ['public', 'private', 'subsidiary'] as const;
+export type Ownership = (typeof OWNERSHIPS)[number];
 export const RELATION_KINDS = ['competes', 'alternative', 'substitute', 'complement', 'parent', 'subsidiary'] as const;
 export type RelationKind = (typeof RELATION_KINDS)[number];
 export const AUTHORED_RELATIONS = ['competes', 'alternative', 'substitute', 'complement'] as const;
@@ -53,6 +56,8 @@ export const CompanySpec = z.strictObject({
   reviewed: isoDate.nullish(),
   /** The company no longer exists: kept so its domain is recognised, never returned as a rival. */
   defunct: z.boolean().nullish(),
+  /** Listed on an exchange although no coverage list names it (a coverage list of an index says so by itself). */
+  listed: z.strictObject({ exchange: z.string().min(2), ticker: z.string().regex(/^[A-Z0-9.\-]{1,12}$/).nullish() }).nullish(),
 });
 export type CompanySpec = z.output<typeof CompanySpec>;
 
@@ -85,6 +90,8 @@ export interface KbList {
   asOf: string;
   /** Entity indices, in the list's order. */
   entities: number[];
+  /** For a list of an index's constituents: where they are listed (null when they trade on several exchanges). */
+  exchange?: { name: string | null; country: string | null };
 }
 
 export interface KbEntity {
@@ -109,4 +116,9 @@ export interface KbEntity {
   reviewed: string;
   /** No longer exists: recognised as a target, never returned as a rival. */
   defunct: boolean;
+  /** public (listed), subsidiary (has a parent and is not listed itself) or private; a product line takes its company's. */
+  ownership: Ownership;
+  /** Where a public company is listed and under which symbol, when known. */
+  exchange: string | null;
+  ticker: string | null;
 }

@@ -1,19 +1,21 @@
 // operator command: `npm run admin -- <command>`. Accounts are opened by an operator, not a public endpoint. It talks
 // to the local service running on --port (default PORT, else 3000; see instance.ts) by default, or to a deployed
 // table with --stage / --table / TABLE_NAME. It says on stderr which one it talks to.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_FREE_CREDITS, MonitorService, systemClock, ulidIds } from '@rivals/core';
+import { ApiGatewayAuthorizerCache } from '@rivals/aws/authorizer-cache';
+import { DEFAULT_FREE_CREDITS, MonitorService, systemClock, ulidIds, type AuthorizerCache } from '@rivals/core';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SqsMonitorQueue } from '@rivals/aws';
-import { createDocumentClient, createDynamoClient, DynamoDiscoveredStore, DynamoMonitorStore } from '@rivals/db';
+import { createDocumentClient, createDynamoClient, DynamoDiscoveredStore, DynamoKbImportStore, DynamoMonitorStore } from '@rivals/db';
 import { loadKnowledgeBase } from '@rivals/kb';
+import { parseImport } from '../../kb/src/imports.js';
 import { discoveredAsSectorYaml } from './discovered-export.js';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from './engines.js';
-import { DEFAULT_PORT, runningInstance } from './instance.js';
-import { PROJECT_ROOT } from './runtime.js';
+import { LOCAL_REGION } from './engines.js';
+import { DEFAULT_PORT, readCredentials, runningInstance, type InstanceRecord } from './instance.js';
+import { LOCAL_REST_API_ID, PROJECT_ROOT, STAGE } from './runtime.js';
 import { tableServices } from './services.js';
 
 const wholeNumber = (value: string) => {
@@ -28,57 +30,72 @@ const port = (value: string) => {
   return n;
 };
 
-/** An output of a deployed stage's API stack (your AWS credentials and region). */
-async function stageOutput(stage: string, key: string): Promise<string> {
+/**
+ * The table of a deployed stage, and its REST API (whose authorizer cache a revocation empties), from its API stack's
+ * outputs (your AWS credentials and region).
+ */
+async function deployedStage(stage: string): Promise<{ tableName: string; authorizerCache: AuthorizerCache | undefined; monitorQueueUrl: string | undefined }> {
   const cloudFormation = new CloudFormationClient({});
   try {
     const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: `Rivals-${stage}-Api` }));
-    const value = Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === key)?.OutputValue;
-    if (!value) throw new Error(`stack Rivals-${stage}-Api has no ${key} output: is it deployed?`);
-    return value;
+    const output = (key: string) => Stacks?.[0]?.Outputs?.find((o) => o.OutputKey === key)?.OutputValue;
+    const tableName = output('TableName');
+    if (!tableName) throw new Error(`stack Rivals-${stage}-Api has no TableName output: is it deployed?`);
+    const restApiId = output('RestApiId');
+    return { tableName, authorizerCache: restApiId ? ApiGatewayAuthorizerCache.of(restApiId, stage) : undefined, monitorQueueUrl: output('MonitorQueueUrl') };
   } finally {
     cloudFormation.destroy();
   }
 }
 
-/** The table of a deployed stage, from its API stack's outputs. */
-const tableOfStage = (stage: string) => stageOutput(stage, 'TableName');
+/** The credentials the running instance's engines accept (random per run, in .local/<port>/aws-credentials). */
+const localCredentials = (instance: InstanceRecord) => readCredentials(join(PROJECT_ROOT, '.local'), instance.port);
 
 /** The monitor queue of the local service, a deployed stage (its MonitorQueueUrl output), or MONITOR_QUEUE_URL. */
 async function monitorQueueOf(options: { table?: string; stage?: string; port: number }): Promise<{ sqs: SQSClient; queueUrl: string }> {
-  if (options.stage) return { sqs: new SQSClient({}), queueUrl: await stageOutput(options.stage, 'MonitorQueueUrl') };
+  if (options.stage) {
+    const queueUrl = (await deployedStage(options.stage)).monitorQueueUrl;
+    if (!queueUrl) throw new Error(`stack Rivals-${options.stage}-Api has no MonitorQueueUrl output: deploy this version`);
+    return { sqs: new SQSClient({}), queueUrl };
+  }
   if (options.table ?? process.env.TABLE_NAME) {
     const queueUrl = process.env.MONITOR_QUEUE_URL;
-    if (!queueUrl) throw new Error('set MONITOR_QUEUE_URL (the monitor queue of that table\'s stage), or use --stage');
+    if (!queueUrl) throw new Error("set MONITOR_QUEUE_URL (the monitor queue of that table's stage), or use --stage");
     return { sqs: new SQSClient({}), queueUrl };
   }
   const instance = await runningInstance(join(PROJECT_ROOT, '.local'), options.port);
   const queueUrl = instance.resources.queues.MonitorQueue;
   if (!queueUrl) throw new Error('the local service has no monitor queue: restart it with this version');
-  return { sqs: new SQSClient({ endpoint: instance.endpoints.sqs, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }), queueUrl };
+  return { sqs: new SQSClient({ endpoint: instance.endpoints.sqs, region: LOCAL_REGION, credentials: localCredentials(instance) }), queueUrl };
 }
 
 async function connect(options: { table?: string; stage?: string; port: number }) {
-  const tableName = options.table ?? (options.stage ? await tableOfStage(options.stage) : process.env.TABLE_NAME);
+  const deployed = options.stage && !options.table ? await deployedStage(options.stage) : undefined;
+  const tableName = options.table ?? deployed?.tableName ?? process.env.TABLE_NAME;
   if (tableName) {
     const client = createDynamoClient();
     const where = process.env.AWS_ENDPOINT_URL_DYNAMODB ?? `AWS region ${await client.config.region()}`;
     console.error(`admin: table ${tableName} (${where})`);
-    return { client, tableName };
+    if (!deployed?.authorizerCache) console.error('admin: no stage named (--stage): a revoked key may still pass for up to the authorizer cache TTL');
+    return { client, tableName, authorizerCache: deployed?.authorizerCache };
   }
   const instance = await runningInstance(join(PROJECT_ROOT, '.local'), options.port);
   console.error(`admin: the local service at ${instance.url} (pid ${instance.pid}, data ${instance.dataDir ? `in ${instance.dataDir}` : 'in memory'})`);
+  const credentials = localCredentials(instance);
   return {
-    client: createDynamoClient({ endpoint: instance.endpoints.dynamodb, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS }),
+    client: createDynamoClient({ endpoint: instance.endpoints.dynamodb, region: LOCAL_REGION, credentials }),
     tableName: instance.resources.tableName,
+    authorizerCache: instance.gatewayControl
+      ? ApiGatewayAuthorizerCache.of(LOCAL_REST_API_ID, STAGE, { endpoint: instance.gatewayControl, region: LOCAL_REGION, credentials })
+      : undefined,
   };
 }
 
 async function servicesFor(options: { table?: string; stage?: string; port: number }) {
-  const { client, tableName } = await connect(options);
+  const { client, tableName, authorizerCache } = await connect(options);
   const table = { client: createDocumentClient(client), tableName };
-  const { accounts, apiKeys, audit } = tableServices(table);
-  return { accounts, keys: apiKeys, audit, discovered: new DynamoDiscoveredStore(table), monitor: new DynamoMonitorStore(table), close: () => client.destroy() };
+  const { accounts, apiKeys, audit } = tableServices(table, authorizerCache ? { authorizerCache } : {});
+  return { accounts, keys: apiKeys, audit, discovered: new DynamoDiscoveredStore(table), imports: new DynamoKbImportStore(table), monitor: new DynamoMonitorStore(table), close: () => client.destroy() };
 }
 
 const program = new Command('admin')
@@ -133,6 +150,16 @@ program
   .requiredOption('--account <id>')
   .requiredOption('--key <keyId>')
   .action(run(async (s, o) => (await s.keys.revoke(o.account, o.key, { keepOneActive: false }), { revoked: o.key })));
+program
+  .command('close-account')
+  .description("Close an account: revoke every one of its keys and empty the authorizer cache, so none is let through again (its data stays; issue-key reopens it)")
+  .requiredOption('--account <id>')
+  .action(
+    run(async (s, o) => {
+      if (!(await s.accounts.get(o.account))) throw new Error(`No account ${o.account}`);
+      return { accountId: o.account, revokedKeys: await s.keys.revokeAll(o.account) };
+    }),
+  );
 program
   .command('balance')
   .requiredOption('--account <id>')
@@ -226,7 +253,7 @@ monitor
     const { sqs, queueUrl } = await monitorQueueOf(program.opts());
     try {
       const service = new MonitorService({
-        store: s.monitor, endpoints: s.monitor, secrets: { get: async () => null, put: async () => undefined }, queue: new SqsMonitorQueue(sqs, queueUrl),
+        store: s.monitor, endpoints: s.monitor, secrets: { get: async () => null, has: async () => false, put: async () => undefined }, queue: new SqsMonitorQueue(sqs, queueUrl),
         clock: systemClock, ids: ulidIds(), deadlineMs: 0, kbVersion: loadKnowledgeBase().version,
       });
       const started = await service.startRun('manual');
@@ -248,6 +275,18 @@ monitor
       s.close();
     }
   });
+const kb = program.command('kb').description("The deployment's own knowledge-base companies");
+kb.command('import')
+  .description('Add companies and rivalries to this deployment, live: YAML in the sector format, or CSV domain,name,description,categories,competitors')
+  .argument('<file>')
+  .action((file: string) =>
+    run(async (s) => {
+      const { companies, problems } = parseImport(basename(file), readFileSync(file, 'utf8'), loadKnowledgeBase());
+      if (problems.length) throw new Error(`${problems.length} problem(s), nothing imported:\n  ${problems.join('\n  ')}`);
+      await s.imports.add(companies, new Date().toISOString());
+      return { imported: companies.length, domains: companies.map((c) => c.domain), live: 'within a minute, in every process' };
+    })({}),
+  );
 
 program.parseAsync().catch((error: Error) => {
   console.error(`admin: ${error.message}`);

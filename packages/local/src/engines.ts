@@ -1,19 +1,29 @@
 // local runtime: AWS's own DynamoDB engine (DynamoDB Local, from the jar that amplify-dynamodb-simulator ships),
-// s3rver and local-aws-sqs, each on loopback.
+// s3rver and local-aws-sqs, each on loopback only (DynamoDB Local through a launcher that binds it there; s3rver
+// behind a front that checks every request's signature, s3-auth.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { createS3AuthFront, type LocalCredentials } from './s3-auth.js';
 
 // Machines here run Node 20 (Lambda runs 22); the SDK's notice about its future Node 22 floor is noise locally.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 export const LOCAL_HOST = '127.0.0.1';
+/** Fixed credentials, for the test suite's own engines only; the local runtime makes random ones per run. */
 export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 export const LOCAL_REGION = 'us-east-1';
+
+/** Credentials for one run of the local runtime: random, so that nothing else on the machine knows them. */
+export function randomCredentials(): LocalCredentials {
+  return { accessKeyId: `LOCAL${randomBytes(10).toString('hex').toUpperCase()}`, secretAccessKey: randomBytes(30).toString('base64url') };
+}
 
 export interface RunningEngine {
   endpoint: string;
@@ -110,7 +120,37 @@ export interface DynamoDbLocalOptions {
   onExit?: (reason: string) => void;
 }
 
-/** DynamoDB Local in memory, or in `dataDir` when given (kept between runs). */
+/** The launcher that binds DynamoDB Local to loopback, a single-file Java program. */
+const LOOPBACK_LAUNCHER = fileURLToPath(new URL('../java/LoopbackDynamoDbLocal.java', import.meta.url));
+const LAUNCHER_CACHE = fileURLToPath(new URL('../../../node_modules/.cache/rivals-dynamodb-launcher', import.meta.url));
+
+/**
+ * The `java` arguments that run the loopback launcher: its class, compiled once by `javac` into node_modules/.cache
+ * (keyed by the source's hash) where a JDK is installed; else the source itself, which `java` compiles as it starts
+ * (a few seconds more at every start).
+ */
+function loopbackLauncher(jar: string, libs: string): string[] {
+  const classPath = [jar, join(libs, '*')].join(':');
+  const source = readFileSync(LOOPBACK_LAUNCHER);
+  const dir = join(LAUNCHER_CACHE, createHash('sha256').update(source).digest('hex').slice(0, 16));
+  if (!existsSync(join(dir, 'LoopbackDynamoDbLocal.class'))) {
+    mkdirSync(LAUNCHER_CACHE, { recursive: true });
+    const scratch = mkdtempSync(join(LAUNCHER_CACHE, 'build-'));
+    const built = spawnSync('javac', ['-nowarn', '-cp', classPath, '-d', scratch, LOOPBACK_LAUNCHER], { stdio: 'ignore' });
+    try {
+      if (built.error || built.status !== 0) return ['-cp', classPath, LOOPBACK_LAUNCHER];
+      renameSync(scratch, dir);
+    } catch {
+      // Another start compiled it meanwhile: use theirs.
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    if (!existsSync(join(dir, 'LoopbackDynamoDbLocal.class'))) return ['-cp', classPath, LOOPBACK_LAUNCHER];
+  }
+  return ['-cp', [dir, classPath].join(':'), 'LoopbackDynamoDbLocal'];
+}
+
+/** DynamoDB Local in memory, or in `dataDir` when given (kept between runs), listening on 127.0.0.1 only. */
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<RunningEngine> {
   checkJava();
   const port = options.port ?? (await freePort());
@@ -121,7 +161,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   const scratch = options.workDir ? null : mkdtempSync(join(tmpdir(), 'rivals-dynamodb-'));
   // `-disableTelemetry` alone does not stop it: at start it still writes its metadata file and asks AWS (Cognito, then
   // Pinpoint) for credentials unless DDB_LOCAL_TELEMETRY is 0. It never phones home with both.
-  const child = spawn('java', [`-Djava.library.path=${libs}`, '-Xms64m', '-jar', jar, ...storage, '-port', String(port), '-disableTelemetry'], {
+  const child = spawn('java', [`-Djava.library.path=${libs}`, '-Xms64m', ...loopbackLauncher(jar, libs), ...storage, '-port', String(port), '-disableTelemetry'], {
     cwd: options.workDir ?? scratch!,
     env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
     detached: true,
@@ -152,14 +192,29 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   return { endpoint, pid: child.pid, stop };
 }
 
-/** s3rver on loopback, its objects under `directory`. */
-export async function startS3(options: { port?: number; directory: string }): Promise<RunningS3> {
+/**
+ * s3rver on loopback, its objects under `directory`, reached only through the signature-checking front (s3-auth.ts)
+ * on `port`: a request not signed with `credentials` (LOCAL_CREDENTIALS when absent) is refused with 403.
+ */
+export async function startS3(options: { port?: number; directory: string; credentials?: LocalCredentials }): Promise<RunningS3> {
   const { default: S3rver } = await import('s3rver');
+  const { default: AWSAccount } = await import('s3rver/lib/models/account.js');
+  const credentials = options.credentials ?? LOCAL_CREDENTIALS;
+  // s3rver knows one key pair; the run's pair is added to its account, so that what the front passes is accepted.
+  AWSAccount.DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
   const port = options.port ?? (await freePort());
+  const innerPort = await freePort();
   mkdirSync(options.directory, { recursive: true });
-  const server = new S3rver({ port, address: LOCAL_HOST, directory: options.directory, silent: true, configureBuckets: [] });
+  const server = new S3rver({ port: innerPort, address: LOCAL_HOST, directory: options.directory, silent: true, configureBuckets: [] });
   await server.run();
-  return { endpoint: `http://${LOCAL_HOST}:${port}`, stop: () => server.close(), onObjectEvent: (listener) => void server.on('event', listener) };
+  const front = createS3AuthFront({ target: { host: LOCAL_HOST, port: innerPort }, credentials, region: LOCAL_REGION });
+  await new Promise<void>((resolve, reject) => front.once('error', reject).listen(port, LOCAL_HOST, () => resolve()));
+  const stop = async () => {
+    front.closeAllConnections();
+    await new Promise<void>((resolve) => front.close(() => resolve()));
+    await server.close();
+  };
+  return { endpoint: `http://${LOCAL_HOST}:${port}`, stop, onObjectEvent: (listener) => void server.on('event', listener) };
 }
 
 /** local-aws-sqs on loopback, in memory. */

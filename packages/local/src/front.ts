@@ -1,7 +1,7 @@
 // local runtime: the HTTP front. It does what API Gateway does for the REST API: match the route, run the REQUEST
 // authorizer on X-API-Key (401 when the header is missing or the key is denied), keep its answer per key for the
-// stage's authorizer cache TTL (infra/routes.ts; so a revoked key stops within that time, as in AWS), pass the
-// authorizer's context on, build the Lambda proxy event and invoke the same handler code Lambda runs.
+// stage's authorizer cache TTL (infra/routes.ts) unless a revocation empties the cache first (createGatewayControl, as
+// FlushStageAuthorizersCache does in AWS), pass the authorizer's context on, build the Lambda proxy event and invoke the same handler code Lambda runs.
 // Every path outside /api is the dashboard's (static.ts), as CloudFront sends only /api/* to API Gateway.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -32,6 +32,8 @@ export interface FrontOptions {
    * result cache does (the API stack sets AUTHORIZER.cacheTtlSeconds); 0 asks the authorizer on every request.
    */
   authorizerCacheTtlSeconds?: number;
+  /** The cache to use (the runtime shares it with the gateway control server); one of its own when absent. */
+  authorizerCache?: AuthorizerCache;
 }
 
 /** Answers kept at most; the oldest goes first (API Gateway bounds its cache too). */
@@ -53,6 +55,11 @@ export class AuthorizerCache {
     if (Date.now() < entry.expiresAt) return entry.decision;
     this.entries.delete(identity);
     return undefined;
+  }
+
+  /** Empties the cache, as API Gateway's FlushStageAuthorizersCache does for a stage. */
+  clear(): void {
+    this.entries.clear();
   }
 
   set(identity: string, decision: APIGatewayAuthorizerResult): void {
@@ -168,7 +175,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
 export function createFront(options: FrontOptions): Server {
   const routes = (options.routes ?? ROUTES).map(compile);
   const stage = options.stage ?? 'local';
-  const authorizerCache = new AuthorizerCache((options.authorizerCacheTtlSeconds ?? AUTHORIZER.cacheTtlSeconds) * 1000);
+  const authorizerCache = options.authorizerCache ?? new AuthorizerCache((options.authorizerCacheTtlSeconds ?? AUTHORIZER.cacheTtlSeconds) * 1000);
   const site = options.dashboard ? createStaticSite(options.dashboard) : null;
   const handlers = new Map<string, Promise<unknown>>();
   const load = <T>(entry: string) => {
@@ -314,5 +321,24 @@ export function createFront(options: FrontOptions): Server {
       if (!res.headersSent) gatewayError(res, randomUUID(), 500, 'internal_error', 'Something went wrong on our side.');
       else res.destroy();
     });
+  });
+}
+
+/**
+ * API Gateway's control plane, the one call the functions make to it: FlushStageAuthorizersCache
+ * (`DELETE /restapis/{id}/stages/{stage}/cache/authorizers`), which empties the front's authorizer cache. It listens
+ * on loopback, on its own port (AWS_ENDPOINT_URL_API_GATEWAY of the handlers; `gatewayControl` in runtime.json for the
+ * operator command); anything else is 404. Emptying a cache can only make the front ask the authorizer again.
+ */
+export function createGatewayControl(cache: AuthorizerCache, stage: string): Server {
+  const flushPath = new RegExp(`^/restapis/[^/]+/stages/${stage}/cache/authorizers/?$`);
+  return createServer((req, res) => {
+    req.resume();
+    const { pathname } = parseTarget(req.url ?? '/');
+    if (req.method === 'DELETE' && flushPath.test(pathname)) {
+      cache.clear();
+      return void res.writeHead(202, { 'content-type': 'application/json' }).end('{}');
+    }
+    res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
   });
 }

@@ -1,9 +1,11 @@
 // local runtime: what tells one running instance from another. A lock on the data directory (one instance per
-// DATA_DIR), and the files an instance leaves for the operator command, kept per port: `.local/<port>/runtime.json`
-// and `.local/<port>/dev-api-key` (and `.local/dev-api-key` for the default port, the one the README shows).
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// DATA_DIR), and the files an instance leaves for the operator command, kept per port: `.local/<port>/runtime.json`,
+// `.local/<port>/dev-api-key` (and `.local/dev-api-key` for the default port, the one the README shows) and
+// `.local/<port>/aws-credentials` (the run's random credentials for the local engines).
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProvisionedResources } from './provision.js';
+import type { LocalCredentials } from './s3-auth.js';
 
 export const DEFAULT_PORT = 3000;
 const LOCK_FILE = 'rivals.lock';
@@ -63,19 +65,45 @@ export interface InstanceRecord {
   port: number;
   dataDir: string | null;
   endpoints: { dynamodb: string; s3: string; sqs: string };
+  /** The local API Gateway control endpoint (FlushStageAuthorizersCache), for the operator command. */
+  gatewayControl?: string;
   resources: ProvisionedResources;
   startedAt: string;
+}
+
+/** A file only its owner may read: created 0600, and made 0600 if it was there before with another mode. */
+function writeSecret(path: string, text: string) {
+  writeFileSync(path, text, { mode: 0o600 });
+  chmodSync(path, 0o600);
 }
 
 const instanceDir = (stateDir: string, port: number) => join(stateDir, String(port));
 export const runtimeFile = (stateDir: string, port: number) => join(instanceDir(stateDir, port), 'runtime.json');
 export const keyFile = (stateDir: string, port: number) => join(instanceDir(stateDir, port), 'dev-api-key');
 
-/** Writes the instance's files; returns where its key is. */
-export function writeInstance(stateDir: string, record: InstanceRecord, apiKey: string): string {
+/**
+ * The run's random credentials for the local engines, beside the key, as an AWS shared credentials file (profile
+ * `default`), so that the AWS CLI can use them: AWS_SHARED_CREDENTIALS_FILE=.local/3000/aws-credentials.
+ */
+export const credentialsFile = (stateDir: string, port: number) => join(instanceDir(stateDir, port), 'aws-credentials');
+
+/** The credentials of the instance on `port`, as it wrote them. */
+export function readCredentials(stateDir: string, port: number): LocalCredentials {
+  const text = readFileSync(credentialsFile(stateDir, port), 'utf8');
+  const value = (name: string) => new RegExp(`^${name}\\s*=\\s*(\\S+)`, 'm').exec(text)?.[1];
+  const accessKeyId = value('aws_access_key_id');
+  const secretAccessKey = value('aws_secret_access_key');
+  if (!accessKeyId || !secretAccessKey) throw new Error(`${credentialsFile(stateDir, port)} holds no credentials`);
+  return { accessKeyId, secretAccessKey };
+}
+
+/** Writes the instance's files (the key and the engines' credentials readable by their owner only); returns where its key is. */
+export function writeInstance(stateDir: string, record: InstanceRecord, apiKey: string, credentials?: LocalCredentials): string {
   mkdirSync(instanceDir(stateDir, record.port), { recursive: true });
   const keyPaths = [keyFile(stateDir, record.port), ...(record.port === DEFAULT_PORT ? [join(stateDir, 'dev-api-key')] : [])];
-  for (const path of keyPaths) writeFileSync(path, `${apiKey}\n`, { mode: 0o600 });
+  for (const path of keyPaths) writeSecret(path, `${apiKey}\n`);
+  if (credentials)
+    writeSecret(credentialsFile(stateDir, record.port), `[default]\naws_access_key_id = ${credentials.accessKeyId}\naws_secret_access_key = ${credentials.secretAccessKey}\n`);
   writeFileSync(runtimeFile(stateDir, record.port), `${JSON.stringify(record, null, 2)}\n`);
   return keyPaths.at(-1)!;
 }

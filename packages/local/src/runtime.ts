@@ -1,6 +1,7 @@
 // local runtime: the whole service on one machine. Local AWS engines, the resources the CDK app declares, the
 // environment the Lambda handlers read, a development account with its key, and the HTTP front (API and dashboard).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,9 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { createDocumentClient, createDynamoClient, type TableRef } from '@rivals/db';
 import { PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { freePort, LOCAL_CREDENTIALS, LOCAL_HOST, LOCAL_REGION, startDynamoDbLocal, startS3, startSqs, type DynamoDbLocalOptions, type RunningEngine, type RunningS3 } from './engines.js';
+import { freePort, LOCAL_HOST, LOCAL_REGION, randomCredentials, startDynamoDbLocal, startS3, startSqs, type DynamoDbLocalOptions, type RunningEngine, type RunningS3 } from './engines.js';
+import type { LocalCredentials } from './s3-auth.js';
 import { DASHBOARD_DIST } from '../../../infra/web.js';
-import { createFront } from './front.js';
+import { AuthorizerCache, createFront, createGatewayControl } from './front.js';
+import { AUTHORIZER } from '../../../infra/routes.js';
 import { DEFAULT_PORT, lockDataDir, removeInstance, writeInstance } from './instance.js';
 import { provision, type ProvisionedResources } from './provision.js';
 import { startSchedules } from './schedules.js';
@@ -22,7 +25,10 @@ export const PROJECT_ROOT = resolve(fileURLToPath(new URL('../../..', import.met
 export const DEV_ACCOUNT_ID = 'acct_dev';
 
 const PREFIX = 'rivals-local';
-const CLIENT_CONFIG = { region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS };
+/** The local front's stage name (in method ARNs, and the stage whose authorizer cache a revocation empties). */
+export const STAGE = 'local';
+/** The REST API id the local handlers name when they empty the authorizer cache. */
+export const LOCAL_REST_API_ID = 'local';
 
 export interface LocalOptions {
   port?: number;
@@ -81,14 +87,23 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       ...(options.dataDir ? { dataDir: join(options.dataDir, 'dynamodb'), workDir: join(options.dataDir, 'dynamodb') } : {}),
       onExit: (reason) => void restartDynamoDb(reason),
     };
-    const engines = await startEngines(dynamoOptions, options.dataDir, cleanups);
+    // Random per run: only this process (and whoever reads the 0600 file beside the key) can sign requests to the
+    // engines; DynamoDB Local in memory keeps a separate database per access key, so a guessed key sees nothing.
+    const credentials = randomCredentials();
+    const clientConfig = { region: LOCAL_REGION, credentials };
+    const engines = await startEngines(dynamoOptions, options.dataDir, cleanups, credentials);
     const endpoints = { dynamodb: engines.dynamodb.endpoint, s3: engines.s3.endpoint, sqs: engines.sqs.endpoint };
 
-    const resources = await provision(endpoints, PREFIX, CLIENT_CONFIG);
-    await allowBrowserUploads(endpoints.s3, resources.bucketName);
-    configureHandlers(endpoints, resources);
+    const resources = await provision(endpoints, PREFIX, clientConfig);
+    await allowBrowserUploads(endpoints.s3, resources.bucketName, credentials);
+    // The front's authorizer cache, and the control server through which a key revocation empties it (as in AWS).
+    const authorizerCache = new AuthorizerCache((options.authorizerCacheTtlSeconds ?? AUTHORIZER.cacheTtlSeconds) * 1000);
+    const control = createGatewayControl(authorizerCache, STAGE);
+    cleanups.push(() => closeServer(control));
+    const gatewayControl = await listen(control, 0, LOCAL_HOST);
+    configureHandlers(endpoints, resources, gatewayControl, credentials, webhookSecretKey(options.dataDir));
 
-    const table: TableRef = { client: createDocumentClient(createDynamoClient({ ...CLIENT_CONFIG, endpoint: endpoints.dynamodb })), tableName: resources.tableName };
+    const table: TableRef = { client: createDocumentClient(createDynamoClient({ ...clientConfig, endpoint: endpoints.dynamodb })), tableName: resources.tableName };
     const credits = options.devCredits ?? 1000;
     const { accountId, apiKey } = await ensureDevAccount(table, credits, options.devApiKey);
 
@@ -106,7 +121,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       try {
         engines.dynamodb = await startDynamoDbLocal(dynamoOptions);
         if (stopping) return void (await engines.dynamodb.stop());
-        await provision(endpoints, PREFIX, CLIENT_CONFIG, { tablesOnly: true });
+        await provision(endpoints, PREFIX, clientConfig, { tablesOnly: true });
         await ensureDevAccount(table, credits, apiKey);
         log(
           options.dataDir
@@ -122,12 +137,13 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
       projectRoot: PROJECT_ROOT,
       log,
       dashboard: { root: join(PROJECT_ROOT, DASHBOARD_DIST), connectSources: [endpoints.s3] },
-      ...(options.authorizerCacheTtlSeconds === undefined ? {} : { authorizerCacheTtlSeconds: options.authorizerCacheTtlSeconds }),
+      stage: STAGE,
+      authorizerCache,
     });
     cleanups.push(() => closeServer(server));
     const workers = startLocalWorkers({
       projectRoot: PROJECT_ROOT,
-      sqs: new SQSClient({ ...CLIENT_CONFIG, endpoint: endpoints.sqs }),
+      sqs: new SQSClient({ ...clientConfig, endpoint: endpoints.sqs }),
       queues: { bulk: resources.queues.BulkQueue!, webhook: resources.queues.WebhookQueue!, aggregate: resources.queues.AggregateQueue!, monitor: resources.queues.MonitorQueue! },
       onObjectEvent: engines.s3.onObjectEvent,
       bucket: resources.bucketName,
@@ -141,7 +157,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     if (options.stateDir) {
       const { stateDir } = options;
       const port = Number(new URL(url).port);
-      keyFile = writeInstance(stateDir, { url, pid: process.pid, port, dataDir: options.dataDir ?? null, endpoints, resources, startedAt: new Date().toISOString() }, apiKey);
+      keyFile = writeInstance(stateDir, { url, pid: process.pid, port, dataDir: options.dataDir ?? null, endpoints, gatewayControl, resources, startedAt: new Date().toISOString() }, apiKey, credentials);
       cleanups.push(() => removeInstance(stateDir, port));
     }
     return { url, apiKey, accountId, resources, endpoints, table, keyFile, workers, stop };
@@ -156,8 +172,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
  * it does to S3 in AWS (there the bucket allows the origins of the `uploadOrigins` setting). Locally any origin may:
  * s3rver listens on loopback only and the presigned URL is the credential.
  */
-async function allowBrowserUploads(endpoint: string, bucket: string) {
-  const s3 = new S3Client({ ...CLIENT_CONFIG, endpoint, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+async function allowBrowserUploads(endpoint: string, bucket: string, credentials: LocalCredentials) {
+  const s3 = new S3Client({ region: LOCAL_REGION, credentials, endpoint, forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
   await s3.send(
     new PutBucketCorsCommand({
       Bucket: bucket,
@@ -168,10 +184,10 @@ async function allowBrowserUploads(endpoint: string, bucket: string) {
 }
 
 /** DynamoDB Local, s3rver and SQS; each is stopped by the cleanups, DynamoDB Local as it is then (it may be restarted). */
-async function startEngines(dynamoOptions: DynamoDbLocalOptions, dataDir: string | undefined, cleanups: (() => unknown)[]): Promise<Engines> {
+async function startEngines(dynamoOptions: DynamoDbLocalOptions, dataDir: string | undefined, cleanups: (() => unknown)[], credentials: LocalCredentials): Promise<Engines> {
   const s3Dir = dataDir ? join(dataDir, 's3') : mkdtempSync(join(tmpdir(), 'rivals-s3-'));
   if (!dataDir) cleanups.push(() => rmSync(s3Dir, { recursive: true, force: true }));
-  const started = await Promise.allSettled([startDynamoDbLocal(dynamoOptions), startS3({ directory: s3Dir }), startSqs()]);
+  const started = await Promise.allSettled([startDynamoDbLocal(dynamoOptions), startS3({ directory: s3Dir, credentials }), startSqs()]);
   const engines = {} as Engines;
   const names = ['dynamodb', 's3', 'sqs'] as const;
   started.forEach((result, i) => {
@@ -186,14 +202,32 @@ async function startEngines(dynamoOptions: DynamoDbLocalOptions, dataDir: string
 }
 
 /** The environment the Lambda handlers read, pointing at the local engines. Health probes them (see functions/http/health.ts). */
-function configureHandlers(endpoints: LocalService['endpoints'], resources: ProvisionedResources) {
+/**
+ * The key webhook signing secrets are sealed with (as Secrets Manager holds it in AWS): kept in DATA_DIR beside the
+ * data it opens (0600), so that a restart still reads them; a key of this run only when the data is in memory too.
+ */
+function webhookSecretKey(dataDir: string | undefined): Buffer {
+  if (!dataDir) return randomBytes(32);
+  const file = join(dataDir, 'webhook-secret-key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+  }
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+}
+
+function configureHandlers(endpoints: LocalService['endpoints'], resources: ProvisionedResources, gatewayControl: string, credentials: LocalCredentials, webhookKey: Buffer) {
   Object.assign(process.env, {
     AWS_REGION: LOCAL_REGION,
-    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    WEBHOOK_SECRET_KEY: webhookKey.toString('base64'),
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
     AWS_ENDPOINT_URL_S3: endpoints.s3,
     AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+    AWS_ENDPOINT_URL_API_GATEWAY: gatewayControl,
+    REST_API_ID: LOCAL_REST_API_ID,
+    API_STAGE: STAGE,
     AWS_LAMBDA_FUNCTION_NAME: 'rivals-local',
     TABLE_NAME: resources.tableName,
     UPLOADS_BUCKET: resources.bucketName,

@@ -16,3 +16,11 @@ declare module 's3rver' {
     on(event: 'event', listener: (event: import('aws-lambda').S3Event) => void): this;
   }
 }
+
+declare module 's3rver/lib/models/account.js' {
+  /** s3rver's accounts; the dummy account holds the key pairs it accepts. */
+  export default class AWSAccount {
+    static DUMMY_ACCOUNT: AWSAccount;
+    createKeyPair(accessKeyId: string, secretAccessKey: string): void;
+  }
+}

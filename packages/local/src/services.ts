@@ -1,10 +1,11 @@
 // composition root outside Lambda (the local runtime, the operator command, tests): accounts, keys and the ledger wired
 // on a table. The Lambda container (functions/shared/container.ts) wires the same adapters, lazily.
-import { AccountService, ApiKeyService, LedgerAudit, systemClock, ulidIds } from '@rivals/core';
+import { AccountService, ApiKeyService, LedgerAudit, systemClock, ulidIds, type AuthorizerCache } from '@rivals/core';
 import { DynamoAccountStore, DynamoApiKeyStore, DynamoCreditsLedger, DynamoLedgerEntries, type TableRef } from '@rivals/db';
 import { ENV } from '../../../infra/routes.js';
 
-export function tableServices(table: TableRef) {
+/** `authorizerCache`: the one a key revocation empties (the local front's, or a deployed stage's). */
+export function tableServices(table: TableRef, options: { authorizerCache?: AuthorizerCache } = {}) {
   const ids = ulidIds();
   const ledger = new DynamoCreditsLedger(table, ids);
   const keyStore = new DynamoApiKeyStore(table);
@@ -13,7 +14,7 @@ export function tableServices(table: TableRef) {
     ledger,
     keyStore,
     accounts: new AccountService({ accounts: new DynamoAccountStore(table, ledger), ledger, clock: systemClock, ids }),
-    apiKeys: new ApiKeyService({ keys: keyStore, clock: systemClock, ids }),
+    apiKeys: new ApiKeyService({ keys: keyStore, clock: systemClock, ids, ...options }),
     audit: new LedgerAudit({ entries: new DynamoLedgerEntries(table), ledger }),
   };
 }

@@ -3,7 +3,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { COMPETITOR_TYPES } from '@rivals/contracts';
+import { COMPANY_SIZES, COMPETITOR_TYPES, OWNERSHIPS } from '@rivals/contracts';
 import { Rivals, RivalsError, SDK_VERSION } from '@rivals/sdk';
 
 type Cell = string | number | boolean | null | undefined;
@@ -44,6 +44,10 @@ const filters = {
   types: z.array(z.enum(COMPETITOR_TYPES)).min(1).optional().describe('Only these competitor types.'),
   minMatchScore: z.number().int().min(0).max(100).optional().describe('Only competitors scoring at least this.'),
   countries: z.array(z.string().length(2)).min(1).optional().describe('Only competitors headquartered in these ISO 3166-1 alpha-2 countries.'),
+  sizes: z.array(z.enum(COMPANY_SIZES)).min(1).optional().describe('Only companies of these size bands (people employed).'),
+  foundedFrom: z.number().int().min(1000).max(2100).optional().describe('Only companies founded in or after this year.'),
+  foundedTo: z.number().int().min(1000).max(2100).optional().describe('Only companies founded in or before this year.'),
+  ownership: z.array(z.enum(OWNERSHIPS)).min(1).optional().describe('Only public (listed), private or subsidiary companies.'),
 };
 
 const page = { limit: z.number().int().min(1).max(200).optional().describe('Items per page, 1..200 (default 50).'), cursor: z.string().optional().describe('nextCursor of the previous page.') };
@@ -71,6 +75,29 @@ export function createServer(rivals: Rivals): McpServer {
       return answer(
         { searchId: result.searchId, ...stripClientFields(result) },
         `${result.domain}: ${result.totalCompetitors} competitors (${result.likelyCompetitors} likely); 1 credit used, ${result.creditsRemaining} left; searchId ${result.searchId}\n${textTable(['#', 'company', 'domain', 'score', 'type', 'likely'], rows)}`,
+      );
+    }),
+  );
+
+  server.registerTool(
+    'find_lookalikes',
+    {
+      title: 'Find look-alike companies',
+      description:
+        'Companies like a group of 1 to 20 seed companies at once (e.g. your best customers, a portfolio): up to 100 ranked companies with match score, type, confidence, a likely-competitor flag and similarTo (the seeds each is close to). Screening filters (sizes, foundedFrom, foundedTo, ownership, countries) narrow the list. COSTS 1 CREDIT per call whatever the number of seeds (refunded if nothing is found); get_search reads the stored result, with firmographics, for free.',
+      inputSchema: {
+        domains: z.array(z.string().min(1).max(2048)).min(1).max(20).describe('The seed companies\' domains or website URLs.'),
+        limit: z.number().int().min(1).max(100).optional().describe('Companies to return, 1..100 (default 100).'),
+        ...filters,
+      },
+      annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    guard(async (args) => {
+      const result = await rivals.lookalikes(args);
+      const rows = result.companies.map((c) => [c.rank, c.company, c.domain, c.matchScore, c.type, c.similarTo.join(', ')]);
+      return answer(
+        { searchId: result.searchId, ...stripClientFields(result) },
+        `${result.domains.join(', ')}: ${result.totalCompanies} look-alikes; 1 credit used, ${result.creditsRemaining} left; searchId ${result.searchId}\n${textTable(['#', 'company', 'domain', 'score', 'type', 'similar to'], rows)}`,
       );
     }),
   );

@@ -1,6 +1,6 @@
 // sdk-node: the Rivals client: one method per endpoint, async iterators over the paged lists, and the bulk helper.
 // Browser-safe (the dashboard uses it): fetch and Web Crypto only; Node's file system is loaded only to read a path.
-import type { ApiKeySummary, Balance, BulkJob, BulkJobSummary, BulkUploadAccepted, BulkUploadUrl, CreatedApiKey, Health, SearchRequest, StoredSearch } from '@rivals/contracts';
+import type { ApiKeySummary, Balance, BulkJob, BulkJobSummary, BulkUploadAccepted, BulkUploadUrl, CreatedApiKey, Health, LookalikesRequest, SearchRequest, StoredSearch } from '@rivals/contracts';
 import { BulkJobFailedError, RivalsError } from './errors.js';
 import { Transport, type ClientOptions, type HttpRequest, type RequestOptions } from './transport.js';
 import {
@@ -11,6 +11,7 @@ import {
   type WebhookEndpoint,
   type HistoryItem,
   type HistoryParams,
+  type LookalikesResponse,
   type SharedSearch,
   type MyCompanies,
   type Page,
@@ -89,16 +90,22 @@ export class Rivals {
    * Researches a domain's competitors: 1 credit, refunded if the search fails or finds none. Every call sends an
    * Idempotency-Key (generated unless given), so the SDK's retries never charge twice.
    */
-  async search(request: SearchRequest | string, options: RequestOptions = {}): Promise<SearchResponse> {
-    const body = typeof request === 'string' ? { domain: request } : request;
-    const response = await this.transport.request<Omit<SearchResponse, 'searchId' | 'requestId' | 'replayed'>>({
-      method: 'POST',
-      path: '/api/v1/search',
-      json: body,
-      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-      ...pick(options),
-    });
+  search(request: SearchRequest | string, options: RequestOptions = {}): Promise<SearchResponse> {
+    return this.research('/api/v1/search', typeof request === 'string' ? { domain: request } : request, options);
+  }
+
+  /** A paid research call: always with an Idempotency-Key; the answer with the stored search's id and the request id. */
+  private async research<T>(path: string, body: unknown, options: RequestOptions): Promise<T & { searchId: string | null; requestId: string | null; replayed: boolean }> {
+    const response = await this.transport.request<T>({ method: 'POST', path, json: body, idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(), ...pick(options) });
     return { ...response.data, searchId: response.headers.get('x-search-id'), requestId: response.requestId, replayed: response.headers.get('idempotent-replayed') === 'true' };
+  }
+
+  /**
+   * Companies like 1..20 seed companies at once (a customer list, a portfolio), each with the seeds it is close to: 1
+   * credit, refunded if nothing is found. Sends an Idempotency-Key like search().
+   */
+  lookalikes(request: LookalikesRequest | string[], options: RequestOptions = {}): Promise<LookalikesResponse> {
+    return this.research('/api/v1/lookalikes', Array.isArray(request) ? { domains: request } : request, options);
   }
 
   balance(options?: RequestOptions): Promise<Balance> {
@@ -181,16 +188,22 @@ export class Rivals {
         method: 'POST',
         path: '/api/bulk/upload',
         // The query carries the filters' lists comma-separated.
-        query: { limit: params.limit, filename: params.filename, webhookUrl: params.webhookUrl, minMatchScore: params.minMatchScore, exclude: params.exclude?.join(','), types: params.types?.join(','), countries: params.countries?.join(',') },
+        query: {
+          limit: params.limit, filename: params.filename, webhookUrl: params.webhookUrl, minMatchScore: params.minMatchScore, exclude: params.exclude?.join(','), types: params.types?.join(','), countries: params.countries?.join(','),
+          sizes: params.sizes?.join(','), foundedFrom: params.foundedFrom, foundedTo: params.foundedTo, ownership: params.ownership?.join(','),
+        },
         body: csv,
         contentType: 'text/csv',
         idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
         ...pick(options),
       }),
-    /** A presigned URL for a larger CSV (up to 50 MB); the job starts when the file lands. */
-    createUploadUrl: (params: BulkUploadOptions = {}, options?: RequestOptions): Promise<BulkUploadUrl> =>
+    /**
+     * A presigned URL for a larger CSV (up to 50 MB) of exactly `sizeBytes` bytes (the URL accepts no other size); the
+     * job starts when the file lands.
+     */
+    createUploadUrl: (params: BulkUploadOptions & { sizeBytes: number }, options?: RequestOptions): Promise<BulkUploadUrl> =>
       this.call({ method: 'POST', path: '/api/bulk/upload-url', json: params, ...pick(options) }),
-    /** PUTs the file to a presigned URL (no API key: the URL is the credential). */
+    /** PUTs the file to a presigned URL (no API key: the URL is the credential; its size must be the one asked for). */
     putFile: async (uploadUrl: string, csv: string | Uint8Array, options?: RequestOptions): Promise<void> => {
       await this.call({ method: 'PUT', path: '', url: uploadUrl, body: csv, contentType: 'text/csv', idempotent: true, ...pick(options) });
     },
@@ -238,12 +251,15 @@ export class Rivals {
   private async runBulk(file: string | Uint8Array, options: BulkRunOptions): Promise<{ jobId: string; job: BulkJob; csv: string | null }> {
     const content = typeof file === 'string' ? await (await import('node:fs/promises')).readFile(file) : file;
     const filename = typeof file === 'string' ? file.split(/[\\/]/).pop() : undefined;
-    const params: BulkUploadOptions = { limit: options.limit, filename, webhookUrl: options.webhookUrl, exclude: options.exclude, types: options.types, minMatchScore: options.minMatchScore, countries: options.countries };
+    const params: BulkUploadOptions = {
+      limit: options.limit, filename, webhookUrl: options.webhookUrl, exclude: options.exclude, types: options.types, minMatchScore: options.minMatchScore, countries: options.countries,
+      sizes: options.sizes, foundedFrom: options.foundedFrom, foundedTo: options.foundedTo, ownership: options.ownership,
+    };
     let jobId: string;
     if (content.byteLength <= (options.directMaxBytes ?? DIRECT_UPLOAD_MAX_BYTES)) {
       jobId = (await this.bulk.upload(content, params, options)).jobId;
     } else {
-      const target = await this.bulk.createUploadUrl(params, options);
+      const target = await this.bulk.createUploadUrl({ ...params, sizeBytes: content.byteLength }, options);
       await this.bulk.putFile(target.uploadUrl, content, options);
       jobId = target.jobId;
     }

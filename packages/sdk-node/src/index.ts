@@ -4,3 +4,5 @@ export { DEFAULT_BASE_URL, SDK_VERSION, parseRetryAfter, type ClientOptions, typ
 export * from './errors.js';
 export * from './types.js';
 export { verifyWebhook, signWebhook, WebhookSignatureError, SIGNATURE_HEADER, type VerifyOptions } from './webhooks.js';
+/** The CSV cell writer of every Rivals CSV (formula leads neutralised, separators and line breaks quoted). */
+export { csvCell, csvRow, toCsv } from '@rivals/contracts';

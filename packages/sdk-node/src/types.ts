@@ -1,6 +1,6 @@
 // sdk-node: the payloads of the API as the SDK returns them: the types of @rivals/contracts, so the SDK's types are
 // the handlers' own schemas.
-import type { BulkDomainResult, DomainState, JobStatus, SearchFilters, SearchResult } from '@rivals/contracts';
+import type { BulkDomainResult, DomainState, JobStatus, LookalikesResult, SearchFilters, SearchResult } from '@rivals/contracts';
 
 export type {
   ApiKeySummary,
@@ -15,7 +15,12 @@ export type {
   Competitor,
   CompetitorType,
   CreatedApiKey,
+  Firmographics,
   Health,
+  Lookalike,
+  LookalikesRequest,
+  LookalikesResult,
+  Ownership,
   SearchFilters,
   SearchRequest,
   SearchResult,
@@ -37,6 +42,9 @@ export interface PageParams {
 
 /** The search result, plus the id of the stored search (X-Search-Id) and the request id. */
 export type SearchResponse = SearchResult & { searchId: string | null; requestId: string | null; replayed: boolean };
+
+/** The look-alike result, plus the id of the stored search (X-Search-Id) and the request id. */
+export type LookalikesResponse = LookalikesResult & { searchId: string | null; requestId: string | null; replayed: boolean };
 
 export type HistoryItem = import('@rivals/contracts').HistoryItem;
 

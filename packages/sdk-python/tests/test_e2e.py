@@ -89,6 +89,23 @@ class EndToEndTest(unittest.TestCase):
         self.assertTrue(result.competitors)
         self.assertTrue(all(c.type == "Direct" and c.match_score >= 10 for c in result.competitors))
 
+    @requires("POST", "/api/v1/lookalikes")
+    def test_lookalikes_of_several_seeds_screened_with_firmographics(self) -> None:
+        before = self.client.balance()
+        result = self.client.lookalikes(["delta.com", "https://www.united.com", "aa.com"], limit=10, founded_from=1990, ownership=["public", "private"])
+        self.assertEqual(result.domains, ["delta.com", "united.com", "aa.com"])
+        self.assertEqual(result.credits_remaining, before - 1)
+        self.assertTrue(result.companies and result.search_id)
+        for company in result.companies:
+            self.assertTrue(company.similar_to and set(company.similar_to) <= set(result.domains))
+        stored = self.client.get_search(result.search_id or "")
+        self.assertEqual(stored.seeds, result.domains)
+        for row in stored.competitors:
+            self.assertIsNotNone(row.firmographics)
+            assert row.firmographics is not None
+            self.assertGreaterEqual(row.firmographics.founded or 0, 1990)
+            self.assertIn(row.firmographics.ownership, ("public", "private"))
+
     def test_a_retry_with_the_same_idempotency_key_is_charged_once(self) -> None:
         before = self.client.balance()
         key = f"py-sdk-{uuid.uuid4()}"

@@ -73,12 +73,12 @@ describe('coverage of the OpenAPI document', () => {
       for await (const _ of items);
     };
     await Promise.all([
-      client.health(), client.openapi(), client.search('a.com'), client.balance(),
+      client.health(), client.openapi(), client.search('a.com'), client.lookalikes(['a.com', 'b.com']), client.balance(),
       client.searches.get('s'), client.searches.share('s'), client.searches.unshare('s'), client.searches.shared('t'),
       client.history.list(), client.myCompanies.list(), client.saved.list(), client.saved.add({ domain: 'a.com' }), client.saved.remove('a.com'),
       client.keys.list(), client.keys.create(), client.keys.revoke('k'), client.webhookSecret.rotate(),
       client.changes.list({ domain: 'a.com', since: new Date(0) }), client.webhookEndpoint.set('https://hooks.example.com/x'), client.webhookEndpoint.get(), client.webhookEndpoint.remove(),
-      client.bulk.upload('a.com'), client.bulk.createUploadUrl(), client.bulk.get('j'), client.bulk.list(), client.bulk.download('j'), client.bulk.cancel('j'),
+      client.bulk.upload('a.com'), client.bulk.createUploadUrl({ sizeBytes: 10 }), client.bulk.get('j'), client.bulk.list(), client.bulk.download('j'), client.bulk.cancel('j'),
       drain(client.bulk.results('j')),
     ]);
     // DELETE /api/auth/api-keys with a body does what DELETE /api/auth/api-keys/{id} does: the SDK uses the path form.

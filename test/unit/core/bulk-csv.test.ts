@@ -1,6 +1,7 @@
 // The bulk CSV reader, formula escaping of the download, and webhook signatures.
 import { describe, expect, it } from 'vitest';
 import { csvCell, parseDomainsCsv, signatureHeader, sniffSeparator, verifySignature } from '@rivals/core';
+import { HOSTILE_CSVS } from '../../reliability/fixtures/hostile-csv.js';
 
 const parse = (text: string, maxDomains = 100) => parseDomainsCsv([Buffer.from(text)], { maxDomains });
 /** The same file split into one-byte chunks, as a network stream may deliver it. */
@@ -58,6 +59,32 @@ describe('parseDomainsCsv', () => {
     ['single', ','],
   ])('sniffs the separator of %j', (line, separator) => {
     expect(sniffSeparator(line)).toBe(separator);
+  });
+});
+
+describe('parseDomainsCsv caps what a file may cost', () => {
+  it.each(HOSTILE_CSVS)('refuses %s with the documented error, after reading little of it', async (_, body, status, problem) => {
+    const before = process.cpuUsage();
+    const failure = await parse(body).then(() => null, (error: unknown) => error as { status: number; message: string });
+    const cpu = process.cpuUsage(before);
+    expect(failure).toMatchObject({ status, message: expect.stringMatching(problem) });
+    console.log(`[reliability] hostile CSV "${_}": ${status}, ${Math.round((cpu.user + cpu.system) / 1000)} ms CPU`);
+  });
+
+  it('reads a record of 1,000 cells and one of 64 KB, the caps themselves', async () => {
+    const wide = `domain,${Array.from({ length: 999 }, (_, i) => `c${i}`).join(',')}\nstripe.com${',x'.repeat(999)}\n`;
+    expect((await parse(wide)).domains).toEqual(['stripe.com']);
+    const long = `domain,notes\nstripe.com,"${'n'.repeat(64 * 1024 - 20)}"\n`;
+    expect((await parse(long)).domains).toEqual(['stripe.com']);
+    // A quoted separator or line break is one cell, not two.
+    const quoted = `domain,notes\nstripe.com,"${',\n'.repeat(2000)}"\n`;
+    expect((await parse(quoted)).domains).toEqual(['stripe.com']);
+  });
+
+  it('tells a header from data by its first cells only', async () => {
+    // Data far to the right of a header's first cells does not make the header a data row.
+    const text = `name,domain,${Array.from({ length: 30 }, (_, i) => `extra${i}`).join(',')},stripe.com\nAdyen,adyen.com\n`;
+    expect((await parse(text)).domains).toEqual(['adyen.com']);
   });
 });
 

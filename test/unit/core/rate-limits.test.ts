@@ -1,6 +1,6 @@
 // The token-bucket arithmetic with a fake clock: bursts, refill, refusals that take nothing, several buckets at once.
 import { describe, expect, it } from 'vitest';
-import { bucketDecision, MemoryRateLimiter, requestBuckets, takeToken, type Clock, type RateRule } from '@rivals/core';
+import { authenticationBuckets, bucketDecision, clientAddressBucket, MemoryRateLimiter, requestBuckets, takeToken, type Clock, type RateRule } from '@rivals/core';
 
 const fakeClock = (start = Date.parse('2026-01-01T00:00:00Z')) => {
   let now = start;
@@ -68,5 +68,36 @@ describe('token buckets', () => {
   it('turns a rule off with 0, and limits keyless routes per IP only', () => {
     expect(requestBuckets({ key: rule, ip: { perSecond: 0, burst: 40 } }, { ip: '203.0.113.9', keyId: 'key_1' })).toEqual([{ bucket: 'key:key_1', rule }]);
     expect(requestBuckets({ key: rule, ip: rule }, { ip: '203.0.113.9' }).map((b) => b.bucket)).toEqual(['ip:203.0.113.9']);
+  });
+});
+
+describe('IPv6 clients are limited by their /64', () => {
+  it('names one bucket for every address of a /64, however it is written', () => {
+    const same = ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:0DB8:0001:0002:0:0:0:9', '2001:db8:1:2:a:b:c:d%eth0', '2001:db8:1:2::192.0.2.1'];
+    expect(new Set(same.map(clientAddressBucket))).toEqual(new Set(['2001:db8:1:2::/64']));
+    expect(clientAddressBucket('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(clientAddressBucket('::1')).toBe('0:0:0:0::/64');
+  });
+
+  it('keeps IPv4 per address, and reads an IPv4-mapped IPv6 address as its IPv4 one', () => {
+    expect(clientAddressBucket('203.0.113.9')).toBe('203.0.113.9');
+    expect(clientAddressBucket('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(clientAddressBucket('::ffff:cb00:7109')).toBe('203.0.113.9');
+    expect(clientAddressBucket('not an address')).toBe('not an address');
+  });
+
+  it('refuses the 41st lookup from one /64 spread over 1,000 addresses, as from one address', async () => {
+    const ip = { perSecond: 20, burst: 40 };
+    const limiter = new MemoryRateLimiter(fakeClock().clock);
+    let allowed = 0;
+    for (let i = 0; i < 1000; i++) {
+      const address = `2001:db8:feed:beef:${(i >> 8).toString(16)}:${(i & 255).toString(16)}:${i.toString(16)}:1`;
+      const request = (await limiter.take(requestBuckets({ key: rule, ip }, { ip: address })))!;
+      const lookup = (await limiter.take(authenticationBuckets({ key: rule, ip }, address)))!;
+      if (request.allowed && lookup.allowed) allowed++;
+    }
+    expect(allowed).toBe(40);
+    // Another /64 has its own bucket.
+    expect((await limiter.take(requestBuckets({ key: rule, ip }, { ip: '2001:db8:feed:bee0::1' })))!.allowed).toBe(true);
   });
 });

@@ -31,6 +31,7 @@ describe('homepage facts', () => {
       headings: ['Close more deals', 'Pipeline'],
       organizationName: 'Acme Inc.',
       keywords: ['crm', 'sales pipeline', 'email'],
+      language: 'en',
     });
   });
 
@@ -97,7 +98,34 @@ describe('homepage facts', () => {
     const facts = extractFacts(page('', '<div><img src="x.png"></div>'));
 
     // Assess
-    expect(facts).toEqual({ title: '', description: '', headings: [], organizationName: null, keywords: [] });
+    expect(facts).toEqual({ title: '', description: '', headings: [], organizationName: null, keywords: [], language: null });
+  });
+});
+
+describe('the language of a homepage', () => {
+  const german = '<title>Sprachschule Lindenhof – Deutschkurse für Erwachsene</title><meta name="description" content="Sprachkurse in kleinen Gruppen und Einzelunterricht mit erfahrenen Lehrern, vor Ort in München oder online.">';
+
+  it('is the text\'s when the page declares none', () => {
+    expect(extractFacts(page(german)).language).toBe('de');
+  });
+
+  it('is the text\'s when a template declares another language the text plainly is not', () => {
+    expect(extractFacts(Buffer.from(`<html lang="en-US"><head>${german}</head></html>`)).language).toBe('de');
+  });
+
+  it('is the declared one (<html lang>, else og:locale) when the text says too little', () => {
+    expect(extractFacts(Buffer.from('<html lang="pt-BR"><head><title>Aurora</title></head></html>')).language).toBe('pt');
+    expect(extractFacts(page('<meta property="og:locale" content="it_IT"><title>Vetrina</title>')).language).toBe('it');
+    expect(extractFacts(Buffer.from('<html lang="ja"><head><title>株式会社サンプル</title></head></html>')).language).toBe('ja');
+  });
+
+  it('is null when neither the page nor its text names one', () => {
+    expect(extractFacts(page('<title>Acme</title>')).language).toBeNull();
+    expect(extractFacts(Buffer.from('<html lang="not a language"><head><title>Acme</title></head></html>')).language).toBeNull();
+  });
+
+  it('ignores a lang attribute inside <noscript> and on elements other than <html>', () => {
+    expect(extractFacts(Buffer.from('<html><head><noscript><html lang="fr"></noscript><title>Acme</title></head><body><div lang="nl">x</div></body></html>')).language).toBeNull();
   });
 });
 
@@ -144,6 +172,6 @@ describe('homepage facts from hostile pages', () => {
     const facts = extractFacts(html, 'utf-8');
 
     // Assess
-    expect(facts).toEqual({ title: '', description: 'Fish & chips — fast', headings: ['Fish & chips', 'Menu'], organizationName: null, keywords: [] });
+    expect(facts).toEqual({ title: '', description: 'Fish & chips — fast', headings: ['Fish & chips', 'Menu'], organizationName: null, keywords: [], language: null });
   });
 });

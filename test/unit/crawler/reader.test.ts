@@ -5,7 +5,7 @@ import { createHomepageReader, type ClosableHomepageReader, type HomepageReaderO
 import { hostilePages } from './hostile-pages.js';
 import { closedPort, fakeDns, hang, html, httpsSite, redirect, routes, selfSignedCertificate, text, useSites, type Credentials, type Handler } from './local-web.js';
 
-const ACME_HOME = `<!doctype html><html><head>
+const ACME_HOME = `<!doctype html><html lang="en"><head>
   <title>Acme — CRM for small teams</title>
   <meta name="description" content="Acme is the CRM small sales teams love.">
   <meta property="og:description" content="Open Graph text.">
@@ -58,6 +58,7 @@ describe('homepage reader', () => {
       headings: ['Close more deals', 'Pipeline management', 'Email tracking'],
       organizationName: 'Acme Inc.',
       keywords: ['crm', 'sales', 'pipeline'],
+      language: 'en',
       fetchedAt: '2026-01-02T03:04:05.000Z',
       fetchedFrom: { address: '127.0.0.1', proxied: false },
     });

@@ -42,7 +42,7 @@ describe('discovered companies (learning from homepages read)', () => {
       domain: 'pipeflow.io',
       name: 'Pipeflow GmbH',
       description: 'Pipeflow tracks deals, contacts and the sales pipeline of small teams.',
-      language: null,
+      language: 'en', // judged from the page's text
       country: 'DE',
       url: 'https://pipeflow.io/',
       fetchedAt: '2026-11-20T00:00:00.000Z',
@@ -164,4 +164,21 @@ describe('cap of new discovered companies per account', () => {
     await other.research({ domain: 'mailwave.io', limit: 5, signal: signal(), accountId: 'acct_b' });
     expect(store.companies.has('mailwave.io')).toBe(true);
   });
+});
+
+describe('a niche\'s consensus', () => {
+  it('learns a page in the categories its close discovered peers vote for, so one niche is not scattered', async () => {
+    const { loadKnowledgeBase } = await import('@rivals/kb');
+    const { extractFacts } = await import('@rivals/crawler');
+    const { fixtureWeb } = await import('../../fixtures/longtail/niches.js');
+    const schools = fixtureWeb().filter((c) => c.niche.id === 'sprachschulen-de');
+    const pages = new Map(schools.map((c) => [c.domain, { domain: c.domain, url: `http://${c.domain}/`, ...extractFacts(Buffer.from(c.html)), fetchedAt: '2026-11-20T00:00:00.000Z' }]));
+    const store = new MemoryDiscoveredStore();
+    const engine = new KnowledgeBaseEngine({ index: loadKnowledgeBase(), homepage: { read: async (d) => pages.get(d) ?? null }, discovered: store });
+    const alone = new Set(schools.map((c) => engine.discoveredCompany(pages.get(c.domain)!, 'search')!.categories[0]!.id));
+    for (const c of schools) await engine.research({ domain: c.domain, limit: 25, signal: signal() });
+    const together = new Set(await Promise.all(schools.map(async (c) => (await store.get(c.domain))!.categories[0]!.id)));
+    expect(together.size).toBeLessThanOrEqual(alone.size);
+    if (alone.size > 1) expect(together.size).toBeLessThan(alone.size);
+  }, 30_000);
 });

@@ -22,3 +22,28 @@ export const NON_SOFTWARE_PAGES: [domain: string, title: string, description: st
   ['oakmeadowhomes.com', 'Oakmeadow Homes | New homes and communities', 'Homebuilder of new single-family homes and townhomes: find a community, browse floor plans and quick move-in homes.', ['New home communities', 'Quick move-in homes', 'Floor plans'], 'homebuilders'],
   ['keystonetitle.com', 'Keystone Title | Title insurance and closing services', 'Title insurance, escrow and settlement services for homebuyers, lenders and real estate agents.', ['Title insurance', 'Escrow and closing'], 'title-insurance'],
 ];
+
+/** Where a page may land when its industry has a close neighbour, and two leaders each that must rank in the top 10. */
+export const NON_SOFTWARE_EXPECTED: Record<string, { categories: string[]; leaders: string[] }> = {
+  'prairievalleyenergy.com': { categories: ['electric-utilities', 'utilities-energy-retail'], leaders: ['duke-energy.com', 'nexteraenergy.com'] },
+  'clearcreekwater.com': { categories: ['water-utilities'], leaders: ['amwater.com', 'essential.co'] },
+  'harborlinebrokers.com': { categories: ['insurance-brokers'], leaders: ['aon.com', 'ajg.com'] },
+  'granitecountybank.com': { categories: ['regional-banks', 'retail-banks'], leaders: ['pnc.com', 'regions.com'] },
+  'boxsafestorage.com': { categories: ['self-storage'], leaders: ['publicstorage.com', 'extraspace.com'] },
+  'greenhaulwaste.com': { categories: ['waste-environmental-services'], leaders: ['wm.com', 'republicservices.com'] },
+  'vaultline-records.com': { categories: ['records-information-management'], leaders: ['accesscorp.com', 'grmdocumentmanagement.com'] },
+  'brightmarrow.agency': { categories: ['ad-agencies'], leaders: ['wpp.com', 'omnicomgroup.com'] },
+  'stonebridgeaggregates.com': { categories: ['cement-aggregates'], leaders: ['vulcanmaterials.com', 'holcim.com'] },
+  'meridianrx-distribution.com': { categories: ['drug-wholesale'], leaders: ['mckesson.com', 'cardinalhealth.com'] },
+  'lakeshorehealthsystem.org': { categories: ['hospital-operators'], leaders: ['hcahealthcare.com', 'tenethealth.com'] },
+  'pawsvaccines.com': { categories: ['animal-health'], leaders: ['zoetis.com', 'elanco.com'] },
+  'freshplatefoodservice.com': { categories: ['foodservice-distribution'], leaders: ['sysco.com', 'usfoods.com'] },
+  'clearsound-hearing.com': { categories: ['hearing-aids'], leaders: ['sonova.com', 'demant.com'] },
+  'renalwell.com': { categories: ['dialysis-kidney-care'], leaders: ['davita.com', 'freseniusmedicalcare.com'] },
+  'harvestnutrients.com': { categories: ['fertilizers'], leaders: ['nutrien.com', 'yara.com'] },
+  'northridgegold.com': { categories: ['gold-silver-miners'], leaders: ['newmont.com', 'barrick.com'] },
+  'bluewakeshipping.com': { categories: ['bulk-tanker-shipping'], leaders: ['starbulk.com', 'oldendorff.com'] },
+  'certaintestlabs.com': { categories: ['testing-inspection-certification'], leaders: ['sgs.com', 'intertek.com'] },
+  'oakmeadowhomes.com': { categories: ['homebuilders'], leaders: ['lennar.com', 'drhorton.com'] },
+  'keystonetitle.com': { categories: ['title-insurance'], leaders: ['fnf.com', 'firstam.com'] },
+};

@@ -1,7 +1,8 @@
 // The rate limits in THE middy chain and in the authorizer, with DynamoDB mocked: headers on every response, 429 with
 // Retry-After before any work, the order 401 -> 429 -> 400, and a limiter outage that lets requests through.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '@rivals/db';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -54,6 +55,9 @@ describe('rate limits in the HTTP chain', () => {
 
   it('keeps the order of errors: 401 before 429, 429 before 400', async () => {
     ddb.on(UpdateCommand).rejects(emptyBucket());
+    // Key creation re-reads the calling key first (a 401 check): it is live.
+    const { accountId, keyId } = baseEvent.requestContext.authorizer as { accountId: string; keyId: string };
+    ddb.on(BatchGetCommand).resolves({ Responses: { 'rivals-test': [{ ...keys.account(accountId) }, { ...keys.apiKey(accountId, keyId), id: keyId, accountId }] } });
     const unauthenticated = await createKey(event({ requestContext: { ...baseEvent.requestContext, authorizer: null } as never, body: '{bad' }), context);
     expect(unauthenticated.statusCode).toBe(401);
     expect(ddb).not.toHaveReceivedCommand(UpdateCommand);
@@ -62,8 +66,9 @@ describe('rate limits in the HTTP chain', () => {
   });
 
   it('limits keyless routes per IP only', async () => {
-    ddb.on(UpdateCommand).resolves({ Attributes: { tat: nowUs() + 50_000 } });
+    // Imported first: under load the import alone can outlast the bucket's 50 ms window computed below.
     const { handler: health } = (await import('../../../functions/http/health.js')) as unknown as { handler: Handler };
+    ddb.on(UpdateCommand).resolves({ Attributes: { tat: nowUs() + 50_000 } });
     const res = await health(event({ httpMethod: 'GET', body: null, requestContext: { ...baseEvent.requestContext, authorizer: null } as never }), context);
     expect(res.statusCode).toBe(200);
     expect(res.headers).toMatchObject({ 'ratelimit-limit': '40', 'ratelimit-remaining': '39' });

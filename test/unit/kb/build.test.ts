@@ -95,4 +95,35 @@ describe('knowledge-base build', () => {
     const { problems } = compile([sector(eight)], [{ name: 'bare.txt', text: 'c0.com\nnot a domain\n' }]);
     expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/no "# list/), expect.stringMatching(/no "# as-of/), expect.stringMatching(/is not a domain/)]));
   });
+
+  it('derives ownership: index lists (home exchange first, tickers), `listed:`, a description that says so, a parent, a product line\'s company', () => {
+    const files = [
+      sector(
+        eight +
+          company('listed.com', '    listed: {exchange: Demo Board, ticker: LST}\n') +
+          company('said.com').replace('A company that makes things for people.', 'London-listed maker of things for people.') +
+          company('owned.com', '    parent: c0.com\n') +
+          company('line.com', '    parent: c1.com\n    product: true\n'),
+      ),
+    ];
+    const lists = [
+      { name: 'a-world.txt', text: '# list: World\n# as-of: 2026-11\n# exchange: various (EU)\nc1.com\n' },
+      { name: 'b-home.txt', text: '# list: Home\n# as-of: 2026-11\n# exchange: Home Exchange (US)\nc1.com  CONE  # C One\nc2.com\n' },
+      { name: 'c-abroad.txt', text: '# list: Abroad\n# as-of: 2026-11\n# exchange: Far Exchange (JP)\nc1.com FAR1\n' },
+      { name: 'd-bad.txt', text: '# list: Bad\n# as-of: 2026-11\n# exchange: Nowhere\nc3.com lower-case-ticker\n' },
+    ];
+    const { index, problems } = compile(files, lists);
+    expect(problems).toEqual([expect.stringMatching(/d-bad.txt:3: write "# exchange/), expect.stringMatching(/d-bad.txt:4: write "domain \[TICKER\]/)]);
+    const of = (host: string) => {
+      const e = index.entities.find((x) => x.host === host)!;
+      return [e.ownership, e.exchange, e.ticker];
+    };
+    expect(of('c1.com')).toEqual(['public', 'Home Exchange', 'CONE']);
+    expect(of('c2.com')).toEqual(['public', 'Home Exchange', null]);
+    expect(of('listed.com')).toEqual(['public', 'Demo Board', 'LST']);
+    expect(of('said.com')).toEqual(['public', null, null]);
+    expect(of('owned.com')).toEqual(['subsidiary', null, null]);
+    expect(of('line.com')).toEqual(['public', 'Home Exchange', 'CONE']);
+    expect(of('c4.com')).toEqual(['private', null, null]);
+  });
 });

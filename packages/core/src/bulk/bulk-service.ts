@@ -1,12 +1,12 @@
 // core use case: bulk jobs as the API sees them. Upload (body or presigned S3 PUT), reserve the whole job's credits in
 // one write, fan the domains out to the queue; list, read, cancel and download jobs.
 import type { BulkJob, BulkUploadAccepted, BulkUploadUrl, BulkDomainResult, SearchFilters } from '@rivals/contracts';
-import { BULK_CSV_COLUMNS } from '@rivals/contracts';
+import { BULK_CSV_COLUMNS, csvRow, firmographicsCells, type Firmographics } from '@rivals/contracts';
 import { ApiError, insufficientCredits, invalidRequest, notFound } from '../errors.js';
 import type { Clock, CreditsLedger, IdGenerator } from '../ports.js';
 import { parseDomainsCsv, type ParsedDomains } from './csv.js';
 import type { PageRequest } from '../ports.js';
-import type { BulkDomainRecord, BulkJobRecord, BulkJobStore, DomainQueue, UploadStore, WebhookQueue, WebhookSecretStore } from './ports.js';
+import type { BulkDomainRecord, BulkJobRecord, BulkJobStore, DomainQueue, UploadStore, WebhookQueue, WebhookSecretStore, WebhookUrlGuard } from './ports.js';
 import { jobSummary } from './job-summary.js';
 import { normalizeFilters } from '../services/search-service.js';
 import { enqueueWebhook } from './webhooks.js';
@@ -23,6 +23,8 @@ export interface BulkServiceDeps {
   maxDomains: number;
   maxUploadBytes: number;
   uploadUrlTtlSeconds: number;
+  /** Checks a job's webhook URL where it leads (absent: checked only at delivery). */
+  webhookUrls?: WebhookUrlGuard;
 }
 
 export interface UploadOptions extends SearchFilters {
@@ -30,6 +32,9 @@ export interface UploadOptions extends SearchFilters {
   webhookUrl?: string | undefined;
   filename?: string | undefined;
 }
+
+/** Jobs an account may hold awaiting their upload at once (each holds a live upload URL); one more is 409 conflict. */
+export const MAX_AWAITING_UPLOADS = 10;
 
 const JOB_ID = /^job_[0-9a-z]{26}$/;
 const UPLOAD_KEY = /^uploads\/(acct_[0-9a-z_]+)\/(job_[0-9a-z]{26})\.csv$/;
@@ -44,13 +49,6 @@ const domainResult = (d: BulkDomainRecord): BulkDomainResult => ({
   likelyCompetitors: d.likelyCompetitors,
   error: d.error,
 });
-
-/** A CSV cell, quoted when needed, and escaped against spreadsheet formula injection (OWASP's advice). */
-export function csvCell(value: string | number | boolean | null | undefined): string {
-  let text = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) || text.startsWith("'") ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 export class BulkService {
   constructor(private readonly deps: BulkServiceDeps) {}
@@ -88,7 +86,10 @@ export class BulkService {
 
   /** A webhook is signed with the account's secret, so one must exist before a webhookUrl is accepted. */
   private async checkWebhook(accountId: string, webhookUrl: string | undefined) {
-    if (webhookUrl && !(await this.deps.secrets.get(accountId)))
+    if (!webhookUrl) return;
+    const problem = await this.deps.webhookUrls?.check(webhookUrl);
+    if (problem) throw invalidRequest(`webhookUrl cannot be used: ${problem}.`, [{ field: 'webhookUrl', problem }]);
+    if (!(await this.deps.secrets.has(accountId)))
       throw invalidRequest('Create a webhook signing secret first (POST /api/webhook-secret).', [{ field: 'webhookUrl', problem: 'no signing secret' }]);
   }
 
@@ -152,15 +153,24 @@ export class BulkService {
   }
 
   /** POST /api/bulk/upload-url: an awaiting_upload job and a presigned PUT; nothing is charged until the file lands. */
-  async createUploadUrl(accountId: string, options: UploadOptions): Promise<BulkUploadUrl> {
+  async createUploadUrl(accountId: string, options: UploadOptions & { sizeBytes: number }): Promise<BulkUploadUrl> {
+    if (options.sizeBytes > this.deps.maxUploadBytes)
+      throw new ApiError('payload_too_large', `An uploaded CSV may be at most ${this.deps.maxUploadBytes / 1024 / 1024} MB.`, { details: [{ field: 'sizeBytes', problem: 'too large' }] });
     await this.checkWebhook(accountId, options.webhookUrl);
     const now = this.deps.clock.now();
+    // Only jobs made within one URL lifetime can still await their file (older ones have expired).
+    const since = new Date(now.getTime() - this.deps.uploadUrlTtlSeconds * 1000).toISOString();
+    if ((await this.deps.jobs.countAwaitingJobs(accountId, since)) >= MAX_AWAITING_UPLOADS)
+      throw new ApiError(
+        'conflict',
+        `This account already has ${MAX_AWAITING_UPLOADS} jobs awaiting their upload; upload their files, or let their URLs expire (${this.deps.uploadUrlTtlSeconds / 60} minutes), first.`,
+      );
     const expiresAt = new Date(now.getTime() + this.deps.uploadUrlTtlSeconds * 1000).toISOString();
     const job = this.newJob(accountId, options, now.toISOString(), { status: 'awaiting_upload', uploadExpiresAt: expiresAt });
     job.uploadKey = uploadKeyOf(accountId, job.id);
     job.webhookState = options.webhookUrl ? 'pending' : null;
     await this.deps.jobs.createAwaitingJob(job);
-    const uploadUrl = await this.deps.uploads.presignPut(job.uploadKey, 'text/csv', this.deps.uploadUrlTtlSeconds);
+    const uploadUrl = await this.deps.uploads.presignPut(job.uploadKey, 'text/csv', options.sizeBytes, this.deps.uploadUrlTtlSeconds);
     return { jobId: job.id, uploadUrl, expiresAt };
   }
 
@@ -178,15 +188,20 @@ export class BulkService {
     const fail = async (error: string) => {
       if (await this.deps.jobs.failAwaitingJob(accountId, jobId, error, this.deps.clock.now().toISOString())) await this.notify(accountId, jobId);
     };
-    const size = await this.deps.uploads.size(job.uploadKey!);
-    if (size === null) return;
-    if (size > this.deps.maxUploadBytes) return fail('upload_too_large');
+    const object = await this.deps.uploads.stat(job.uploadKey!);
+    if (object === null) return;
+    if (object.size > this.deps.maxUploadBytes) return fail('upload_too_large');
 
     let parsed: ParsedDomains;
     try {
-      parsed = await parseDomainsCsv(await this.deps.uploads.read(job.uploadKey!), { maxDomains: this.deps.maxDomains });
+      // The version just checked, and no more than the cap of it: a file replaced or grown since is not read.
+      const bytes = await this.deps.uploads.read(job.uploadKey!, { etag: object.etag, maxBytes: this.deps.maxUploadBytes });
+      parsed = await parseDomainsCsv(bytes, { maxDomains: this.deps.maxDomains });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      const problem = error.extra.details?.[0]?.problem;
+      if (problem === 'too large') return fail('upload_too_large');
+      if (problem === 'changed') return fail('upload_changed');
       const reason = { payload_too_large: 'too_many_domains', unsupported_media_type: 'not_csv' } as Record<string, string>;
       return fail(reason[error.code] ?? (/no valid domain/.test(error.message) ? 'no_valid_domains' : 'invalid_csv'));
     }
@@ -229,16 +244,20 @@ export class BulkService {
   }
 
   /** GET /api/bulk/jobs/:id/download: CSV lines, produced page by page (never the whole file in memory at once). */
-  async *download(accountId: string, jobId: string, searches: { get(accountId: string, searchId: string): Promise<{ competitors?: { rank: number; company: string; domain: string; matchScore: number; type: string; confidence: number; likelyCompetitor: boolean }[] } | null> }): AsyncGenerator<string> {
+  async *download(
+    accountId: string,
+    jobId: string,
+    searches: { get(accountId: string, searchId: string): Promise<{ competitors?: { rank: number; company: string; domain: string; matchScore: number; type: string; confidence: number; likelyCompetitor: boolean; firmographics?: Firmographics }[] } | null> },
+  ): AsyncGenerator<string> {
     const job = await this.job(accountId, jobId);
-    yield `${BULK_CSV_COLUMNS.join(',')}\r\n`;
+    yield `${csvRow(BULK_CSV_COLUMNS)}\r\n`;
     for await (const d of this.deps.jobs.allDomains(job.id)) {
       if (d.state === 'succeeded') {
         const search = await searches.get(accountId, d.searchId);
         for (const c of search?.competitors ?? [])
-          yield `${[d.domain, c.rank, c.company, c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor, ''].map(csvCell).join(',')}\r\n`;
+          yield `${csvRow([d.domain, c.rank, c.company, c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor, '', ...firmographicsCells(c.firmographics)])}\r\n`;
       } else if (d.state === 'failed' || d.state === 'cancelled') {
-        yield `${[d.domain, '', '', '', '', '', '', '', d.error ?? d.state].map(csvCell).join(',')}\r\n`;
+        yield `${csvRow([d.domain, '', '', '', '', '', '', '', d.error ?? d.state, ...firmographicsCells(undefined)])}\r\n`;
       }
     }
   }

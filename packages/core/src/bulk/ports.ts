@@ -71,6 +71,8 @@ export interface BulkJobStore {
   failAwaitingJob(accountId: string, jobId: string, error: string, at: string): Promise<boolean>;
   getJob(accountId: string, jobId: string): Promise<BulkJobRecord | null>;
   listJobs(accountId: string, page: PageRequest): Promise<Page<BulkJobRecord>>;
+  /** How many of the account's jobs created at or after `since` still await their upload. */
+  countAwaitingJobs(accountId: string, since: string): Promise<number>;
   listDomains(jobId: string, page: PageRequest): Promise<Page<BulkDomainRecord>>;
   /** Every domain of a job in file order, page by page (downloads). */
   allDomains(jobId: string): AsyncIterable<BulkDomainRecord>;
@@ -129,17 +131,35 @@ export interface WebhookQueue {
 
 /** The upload bucket. */
 export interface UploadStore {
-  /** A presigned PUT for `key`, pinned to the content type. */
-  presignPut(key: string, contentType: string, expiresInSeconds: number): Promise<string>;
-  /** The object's size in bytes, or null when it does not exist. */
-  size(key: string): Promise<number | null>;
-  read(key: string): Promise<AsyncIterable<Uint8Array>>;
+  /**
+   * A presigned PUT for `key`, pinned to the content type and to exactly `sizeBytes` bytes (Content-Length is a
+   * signed header, so S3 refuses a body of any other size).
+   */
+  presignPut(key: string, contentType: string, sizeBytes: number, expiresInSeconds: number): Promise<string>;
+  /** The object's size in bytes and its ETag, or null when it does not exist. */
+  stat(key: string): Promise<{ size: number; etag: string } | null>;
+  /**
+   * The object's bytes, only if it is still the version `etag` names (If-Match; 409 conflict otherwise: it was
+   * replaced after it was checked), and never more than `maxBytes` of them (413 payload_too_large past it).
+   */
+  read(key: string, pin: { etag: string; maxBytes: number }): Promise<AsyncIterable<Uint8Array>>;
 }
 
 /** Per-account webhook signing secrets. */
 export interface WebhookSecretStore {
   put(accountId: string, secret: string, at: string): Promise<void>;
   get(accountId: string): Promise<string | null>;
+  /** Whether the account has a secret, without reading (or unsealing) it. */
+  has(accountId: string): Promise<boolean>;
+}
+
+/**
+ * Where a webhook URL leads, checked when a job names it with the same address guard the delivery goes through: null
+ * when it may be used, else the problem (an IP literal or a name of a private, loopback, link-local or metadata
+ * address). A name that does not resolve yet passes; the delivery checks it again.
+ */
+export interface WebhookUrlGuard {
+  check(url: string): Promise<string | null>;
 }
 
 /** Sends a signed webhook; the address guard lives in the adapter. */

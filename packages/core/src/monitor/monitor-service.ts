@@ -8,9 +8,9 @@ import { SEARCH_LIMIT_MAX, type Change, type ChangesPage, type WatchedCompetitor
 import { normalizeDomain } from '../domain.js';
 import { invalidRequest } from '../errors.js';
 import type { Clock, IdGenerator, ResearchEngine } from '../ports.js';
-import type { WebhookQueue, WebhookSecretStore } from '../bulk/ports.js';
+import type { WebhookQueue, WebhookSecretStore, WebhookUrlGuard } from '../bulk/ports.js';
 import { diffCompetitors, watchedSet } from './diff.js';
-import type { ChangesRequest, MonitorMessage, MonitorQueue, MonitorRun, MonitorRunReason, MonitorStore, WatchTarget, WebhookEndpointStore, WebhookUrlCheck } from './ports.js';
+import type { ChangesRequest, MonitorMessage, MonitorQueue, MonitorRun, MonitorRunReason, MonitorStore, WatchTarget, WebhookEndpointStore } from './ports.js';
 
 /** Watched companies per queue message: a worker checks them one after another. */
 export const MONITOR_BATCH = 5;
@@ -24,7 +24,8 @@ export interface MonitorServiceDeps {
   engine?: ResearchEngine;
   queue?: MonitorQueue;
   webhookQueue?: WebhookQueue;
-  checkUrl?: WebhookUrlCheck;
+  /** The bulk webhooks' own check of where a URL leads. */
+  webhookUrls?: WebhookUrlGuard;
   clock: Clock;
   ids: IdGenerator;
   /** A check's research finishes within this many milliseconds, or the check fails (and records nothing). */
@@ -177,9 +178,9 @@ export class MonitorService {
   }
 
   async setEndpoint(accountId: string, url: string): Promise<WebhookEndpoint> {
-    const problem = await this.deps.checkUrl?.(url);
+    const problem = await this.deps.webhookUrls?.check(url);
     if (problem) throw invalidRequest(`The webhook URL cannot be used: ${problem}.`, [{ field: 'url', problem }]);
-    if (!(await this.deps.secrets.get(accountId))) throw invalidRequest('Create a webhook signing secret first (POST /api/webhook-secret).', [{ field: 'url', problem: 'no signing secret' }]);
+    if (!(await this.deps.secrets.has(accountId))) throw invalidRequest('Create a webhook signing secret first (POST /api/webhook-secret).', [{ field: 'url', problem: 'no signing secret' }]);
     const updatedAt = this.deps.clock.now().toISOString();
     await this.deps.endpoints.putEndpoint(accountId, url, updatedAt);
     return { url, events: ['watchlist.changed'], updatedAt };

@@ -131,6 +131,3 @@ export interface MonitorQueue {
   /** Sends the messages, batched. */
   enqueue(messages: MonitorMessage[]): Promise<void>;
 }
-
-/** Where a webhook URL leads, checked when it is set: null when it may be used, else the problem. */
-export type WebhookUrlCheck = (url: string) => Promise<string | null>;

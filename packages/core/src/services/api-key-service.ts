@@ -3,7 +3,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import { API_KEY_ID_PATTERN, MAX_ACTIVE_API_KEYS } from '@rivals/contracts';
 import { ApiError, notFound } from '../errors.js';
-import type { ApiKeyRecord, ApiKeyStore, Clock, IdGenerator, Page, PageRequest } from '../ports.js';
+import type { ApiKeyRecord, ApiKeyStore, AuthorizerCache, Clock, IdGenerator, Page, PageRequest } from '../ports.js';
 
 export const API_KEY_PREFIX = 'sk-live-';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -38,6 +38,8 @@ export interface ApiKeyServiceDeps {
   ids: IdGenerator;
   /** Told about a failed lastUsedAt write, which never fails the request it belongs to. */
   onTouchFailure?: (error: unknown) => void;
+  /** Emptied after every revocation; absent where nothing caches the authorizer's answers (tests, a bare table). */
+  authorizerCache?: AuthorizerCache;
 }
 
 export class ApiKeyService {
@@ -91,6 +93,16 @@ export class ApiKeyService {
     return { accountId: claim.accountId, keyId: claim.keyId };
   }
 
+  /**
+   * Whether the principal's key is still live and its account still open, read with strong consistency whatever any
+   * cache in front of the authorizer says. The routes that change access (keys, webhook secret and endpoints) ask it on
+   * every call, so a revoked key can never mint a key or lock its owner out, even within the cache's TTL.
+   */
+  async isLive(principal: Principal): Promise<boolean> {
+    const owned = await this.deps.keys.loadOwned(principal.accountId, principal.keyId);
+    return owned.accountExists && owned.record !== null && !owned.record.revokedAt;
+  }
+
   list(accountId: string, page: PageRequest): Promise<Page<ApiKeyRecord>> {
     return this.deps.keys.list(accountId, page);
   }
@@ -105,5 +117,28 @@ export class ApiKeyService {
     if (outcome === 'not_found') throw notFound('API key');
     if (outcome === 'last_active_key')
       throw new ApiError('conflict', "This is the account's last active API key; create another key before revoking it.");
+    // Also when it was already revoked: a retry after a failed flush flushes again. A failure here fails the call (the
+    // key stays revoked), so the caller retries until the cache is empty.
+    await this.deps.authorizerCache?.flush();
+  }
+
+  /**
+   * An operator closes an account: every live key revoked (the last one too), then the authorizer's cache emptied, so
+   * that none of them is let through again. The account's data stays (credits, searches); issuing a key reopens it.
+   */
+  async revokeAll(accountId: string): Promise<string[]> {
+    const revoked: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page: Page<ApiKeyRecord> = await this.deps.keys.list(accountId, { limit: 100, cursor });
+      for (const record of page.items) {
+        if (record.revokedAt) continue;
+        const outcome = await this.deps.keys.revoke(accountId, record.id, this.deps.clock.now().toISOString(), { keepOneActive: false });
+        if (outcome === 'revoked') revoked.push(record.id);
+      }
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    await this.deps.authorizerCache?.flush();
+    return revoked;
   }
 }

@@ -1,6 +1,6 @@
 // core use case: every company the account's searches have found, aggregated (free). The rows are kept up to date
 // when each search settles (see packages/db/src/companies.ts); a read never scans the searches.
-import { MY_COMPANIES_CSV_COLUMNS, MY_COMPANIES_MAX, type MyCompanies as MyCompaniesBody } from '@rivals/contracts';
+import { firmographicsCells, MY_COMPANIES_CSV_COLUMNS, MY_COMPANIES_MAX, type MyCompanies as MyCompaniesBody } from '@rivals/contracts';
 import { toCsv } from '../csv.js';
 import type { CompanyStore } from '../ports.js';
 
@@ -19,7 +19,7 @@ export class MyCompanies {
     const { items } = await this.list(accountId);
     return toCsv(
       MY_COMPANIES_CSV_COLUMNS,
-      items.map((c) => [c.company, c.domain, c.timesFound, c.bestMatchScore, c.types.join('; '), c.firstSeenAt, c.lastSeenAt, c.foundFor.join('; ')]),
+      items.map((c) => [c.company, c.domain, c.timesFound, c.bestMatchScore, c.types.join('; '), c.firstSeenAt, c.lastSeenAt, c.foundFor.join('; '), ...firmographicsCells(c.firmographics)]),
     );
   }
 }

@@ -41,16 +41,22 @@ export class ResearchRun {
    * research_timeout, no_competitors_found, internal_error) when there is nothing settled; the search is then still
    * running and the caller refunds it its own way.
    */
-  async researchAndSettle(accountId: string, searchId: string, request: { domain: string; limit: number; filters?: SearchFilters | undefined; via?: 'search' | 'bulk' }, started: Date): Promise<SettledRun> {
+  async researchAndSettle(
+    accountId: string,
+    searchId: string,
+    request: { domain: string; seeds?: string[]; limit: number; filters?: SearchFilters | undefined; via?: 'search' | 'bulk' },
+    started: Date,
+  ): Promise<SettledRun> {
     const { ledger, clock } = this.deps;
-    const { domain, limit, filters } = request;
+    const { domain, limit } = request;
     let outcome: ResearchOutcome;
     try {
-      outcome = await this.researchWithinDeadline(domain, limit, filters, accountId, request.via ?? 'search');
+      outcome = await this.researchWithinDeadline(request, accountId);
     } catch (error) {
       throw error instanceof ApiError ? error : new ApiError('research_failed', 'The research engine failed; the credit was refunded.', {}, { cause: error });
     }
-    if (outcome.competitors.length === 0) throw new ApiError('no_competitors_found', `No competitors were found for ${domain}; the credit was refunded.`);
+    if (outcome.competitors.length === 0)
+      throw new ApiError('no_competitors_found', `No ${request.seeds ? 'look-alikes' : 'competitors'} were found for ${request.seeds?.join(', ') ?? domain}; the credit was refunded.`);
 
     const completed = clock.now();
     const elapsed = elapsedSeconds(started, completed);
@@ -90,7 +96,10 @@ export class ResearchRun {
     }
   }
 
-  private async researchWithinDeadline(domain: string, limit: number, filters: SearchFilters | undefined, accountId: string, via: 'search' | 'bulk'): Promise<ResearchOutcome> {
+  private async researchWithinDeadline(
+    { domain, seeds, limit, filters, via = 'search' }: { domain: string; seeds?: string[]; limit: number; filters?: SearchFilters | undefined; via?: 'search' | 'bulk' },
+    accountId: string,
+  ): Promise<ResearchOutcome> {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -100,7 +109,7 @@ export class ResearchRun {
       }, this.deps.deadlineMs);
     });
     try {
-      return await Promise.race([this.deps.engine.research({ domain, limit, ...(filters ? { filters } : {}), signal: controller.signal, accountId, via }), deadline]);
+      return await Promise.race([this.deps.engine.research({ domain, ...(seeds ? { seeds } : {}), limit, ...(filters ? { filters } : {}), signal: controller.signal, accountId, via }), deadline]);
     } finally {
       clearTimeout(timer);
     }

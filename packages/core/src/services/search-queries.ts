@@ -1,5 +1,5 @@
 // core use case: reading past searches. Free, and never touches the research engine.
-import type { HistoryPage, HistoryQuery, StoredSearch } from '@rivals/contracts';
+import { UNKNOWN_FIRMOGRAPHICS, type HistoryPage, type HistoryQuery, type StoredCompetitor, type StoredSearch } from '@rivals/contracts';
 import { notFound } from '../errors.js';
 import type { SearchRecord, SearchStore } from '../ports.js';
 
@@ -8,6 +8,10 @@ const SEARCH_ID = /^srch_[0-9a-z]{26}$/;
 /** A search of this account, or null for an unknown id, a malformed one or another account's. */
 export const ownSearch = (searches: SearchStore, accountId: string, searchId: string): Promise<SearchRecord | null> =>
   SEARCH_ID.test(searchId) ? searches.get(accountId, searchId) : Promise.resolve(null);
+
+/** A stored search's rows as the API shows them: searches stored before firmographics were kept get nulls. */
+export const storedCompetitors = (record: SearchRecord): StoredCompetitor[] =>
+  (record.competitors ?? []).map((c) => (c.firmographics ? c : { ...c, firmographics: UNKNOWN_FIRMOGRAPHICS }));
 
 export class SearchQueries {
   constructor(private readonly searches: SearchStore) {}
@@ -22,6 +26,7 @@ export class SearchQueries {
       status: record.status,
       source: record.source,
       ...(record.jobId ? { jobId: record.jobId } : {}),
+      ...(record.seeds ? { seeds: record.seeds } : {}),
       ...(record.filters ? { filters: record.filters } : {}),
       createdAt: record.createdAt,
       completedAt: record.completedAt ?? null,
@@ -29,7 +34,7 @@ export class SearchQueries {
       totalCompetitors: record.totalCompetitors ?? 0,
       likelyCompetitors: record.likelyCompetitors ?? 0,
       error: record.error ?? null,
-      competitors: record.competitors ?? [],
+      competitors: storedCompetitors(record),
     };
   }
 

@@ -1,7 +1,7 @@
 // core use case: one paid search. Reserve a credit, research and settle (ResearchRun, shared with bulk domains), or
 // refund before answering.
-import type { SearchFilters, SearchResult } from '@rivals/contracts';
-import { ApiError } from '../errors.js';
+import type { LookalikesResult, SearchFilters, SearchResult } from '@rivals/contracts';
+import { ApiError, invalidRequest } from '../errors.js';
 import { normalizeDomain } from '../domain.js';
 import type { Clock, CreditsLedger, IdGenerator, ResearchEngine, SearchSource } from '../ports.js';
 import { withRetries, type RetryOptions } from '../retry.js';
@@ -31,26 +31,35 @@ export interface SearchAnswer {
 }
 
 /** The filters asked for, with excluded domains normalised (an invalid one is invalid_domain); undefined for none. */
-export function normalizeFilters({ exclude, types, minMatchScore, countries }: SearchFilters): SearchFilters | undefined {
+export function normalizeFilters({ exclude, types, minMatchScore, countries, sizes, foundedFrom, foundedTo, ownership }: SearchFilters): SearchFilters | undefined {
   const filters: SearchFilters = {};
-  if (exclude?.length) {
-    filters.exclude = [
-      ...new Set(
-        exclude.map((value, i) => {
-          try {
-            return normalizeDomain(value);
-          } catch (error) {
-            const e = error as ApiError;
-            throw new ApiError(e.code, e.message, { details: [{ field: `exclude.${i}`, problem: 'not a public hostname' }] });
-          }
-        }),
-      ),
-    ];
-  }
+  if (exclude?.length) filters.exclude = normalizeDomains(exclude, 'exclude');
   if (types?.length) filters.types = [...new Set(types)];
   if (minMatchScore !== undefined) filters.minMatchScore = minMatchScore;
   if (countries?.length) filters.countries = [...new Set(countries.map((c) => c.toUpperCase()))];
+  if (sizes?.length) filters.sizes = [...new Set(sizes)];
+  if (foundedFrom !== undefined && foundedTo !== undefined && foundedFrom > foundedTo)
+    throw invalidRequest('foundedFrom is after foundedTo.', [{ field: 'foundedFrom', problem: `must be at most foundedTo (${foundedTo})` }]);
+  if (foundedFrom !== undefined) filters.foundedFrom = foundedFrom;
+  if (foundedTo !== undefined) filters.foundedTo = foundedTo;
+  if (ownership?.length) filters.ownership = [...new Set(ownership)];
   return Object.keys(filters).length ? filters : undefined;
+}
+
+/** Domains given in a list, normalised, duplicates dropped; an invalid one is invalid_domain naming `field.<index>`. */
+export function normalizeDomains(values: readonly string[], field: string): string[] {
+  return [
+    ...new Set(
+      values.map((value, i) => {
+        try {
+          return normalizeDomain(value);
+        } catch (error) {
+          const e = error as ApiError;
+          throw new ApiError(e.code, e.message, { details: [{ field: `${field}.${i}`, problem: 'not a public hostname' }] });
+        }
+      }),
+    ),
+  ];
 }
 
 export class SearchService {
@@ -60,9 +69,52 @@ export class SearchService {
   }
 
   async search(accountId: string, request: { domain: string; limit: number } & SearchFilters, origin: SearchOrigin = { source: 'api' }): Promise<SearchAnswer> {
-    const { ledger, clock, ids } = this.deps;
     const domain = normalizeDomain(request.domain);
     const filters = normalizeFilters(request);
+    const { searchId, settled, creditsRemaining } = await this.paid(accountId, { domain, limit: request.limit, filters }, origin);
+    const { competitors, likelyCompetitors, elapsedSeconds } = settled;
+    return {
+      searchId,
+      result: {
+        domain,
+        totalCompetitors: competitors.length,
+        likelyCompetitors,
+        elapsedSeconds,
+        creditsRemaining,
+        // Exactly the Search result: evidence and firmographics stay with the stored search.
+        competitors: competitors.map(({ evidence: _e, firmographics: _f, similarTo: _s, ...row }) => row),
+      },
+    };
+  }
+
+  /**
+   * A look-alike search: companies like all the seeds at once (a customer list, a portfolio), paid, stored and refunded
+   * exactly as a search is (one credit, whatever the number of seeds); the stored search's `domain` is the first seed.
+   */
+  async lookalikes(accountId: string, request: { domains: string[]; limit: number } & SearchFilters): Promise<{ searchId: string; result: LookalikesResult }> {
+    const seeds = normalizeDomains(request.domains, 'domains');
+    const filters = normalizeFilters(request);
+    const { searchId, settled, creditsRemaining } = await this.paid(accountId, { domain: seeds[0]!, seeds, limit: request.limit, filters }, { source: 'api' });
+    return {
+      searchId,
+      result: {
+        domains: seeds,
+        totalCompanies: settled.competitors.length,
+        elapsedSeconds: settled.elapsedSeconds,
+        creditsRemaining,
+        companies: settled.competitors.map(({ evidence: _e, firmographics: _f, similarTo, ...row }) => ({ ...row, similarTo: similarTo ?? [seeds[0]!] })),
+      },
+    };
+  }
+
+  /** The one paid path: reserve a credit with the running search, research and settle, or refund before answering. */
+  private async paid(
+    accountId: string,
+    request: { domain: string; seeds?: string[]; limit: number; filters: SearchFilters | undefined },
+    origin: SearchOrigin,
+  ): Promise<{ searchId: string; settled: SettledRun; creditsRemaining: number }> {
+    const { ledger, clock, ids } = this.deps;
+    const { domain, seeds, filters } = request;
     const started = clock.now();
     const searchId = ids.next('srch');
     this.deps.engine.prepare?.(domain);
@@ -74,6 +126,7 @@ export class SearchService {
         limit: request.limit,
         source: origin.source,
         ...(origin.jobId ? { jobId: origin.jobId } : {}),
+        ...(seeds ? { seeds } : {}),
         ...(filters ? { filters } : {}),
         createdAt: started.toISOString(),
         sweepAfter: new Date(started.getTime() + this.deps.deadlineMs + SWEEP_MARGIN_MS).toISOString(),
@@ -89,24 +142,12 @@ export class SearchService {
     try {
       // Read before the settle (which changes no credit): once the search is settled, nothing may fail its answer.
       creditsRemaining = await ledger.balance(accountId);
-      settled = await this.run.researchAndSettle(accountId, searchId, { domain, limit: request.limit, filters }, started);
+      settled = await this.run.researchAndSettle(accountId, searchId, { domain, ...(seeds ? { seeds } : {}), limit: request.limit, filters }, started);
     } catch (error) {
       const failure = error instanceof ApiError ? error : new ApiError('internal_error', 'The search could not be completed; the credit was refunded.', {}, { cause: error });
       throw await this.refund(accountId, searchId, started, failure);
     }
-    const { competitors, likelyCompetitors, elapsedSeconds } = settled;
-
-    return {
-      searchId,
-      result: {
-        domain,
-        totalCompetitors: competitors.length,
-        likelyCompetitors,
-        elapsedSeconds,
-        creditsRemaining,
-        competitors: competitors.map(({ evidence: _evidence, ...row }) => row),
-      },
-    };
+    return { searchId, settled, creditsRemaining };
   }
 
   /**

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { ShareLink, SharedSearch } from '@rivals/contracts';
 import { ApiError, notFound } from '../errors.js';
 import type { Clock, SearchStore, ShareRecord, ShareStore } from '../ports.js';
-import { ownSearch } from './search-queries.js';
+import { ownSearch, storedCompetitors } from './search-queries.js';
 
 const TOKEN_BYTES = 32;
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
@@ -51,11 +51,12 @@ export class ShareService {
     if (!search || search.share?.token !== token || search.status !== 'succeeded') throw notFound('shared search');
     return {
       domain: search.domain,
+      ...(search.seeds ? { seeds: search.seeds } : {}),
       createdAt: search.createdAt,
       completedAt: search.completedAt ?? null,
       totalCompetitors: search.totalCompetitors ?? 0,
       likelyCompetitors: search.likelyCompetitors ?? 0,
-      competitors: search.competitors ?? [],
+      competitors: storedCompetitors(search),
     };
   }
 

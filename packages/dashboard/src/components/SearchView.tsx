@@ -3,14 +3,15 @@
 // public share page all show a search through this one view (the share page read-only).
 import { Fragment } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
-import type { Competitor, CompetitorType, StoredCompetitor } from '@rivals/sdk/browser';
+import type { Competitor, CompetitorType, Firmographics, StoredCompetitor } from '@rivals/sdk/browser';
 import { downloadText, toCsv } from '../csv.js';
 import { useAction } from '../hooks.js';
 import { useSession } from '../session.js';
 import { MarketMap } from './MarketMap.js';
+import { SegmentMap } from './SegmentMap.js';
 import { CopyButton, DomainLink, Empty, ErrorNotice, ScoreBar, TypeBadge, TYPES } from './ui.js';
 
-type Row = Competitor & Partial<Pick<StoredCompetitor, 'evidence'>>;
+type Row = Competitor & Partial<Pick<StoredCompetitor, 'evidence' | 'firmographics' | 'similarTo'>>;
 type SortKey = 'rank' | 'company' | 'domain' | 'matchScore' | 'type' | 'confidence' | 'likelyCompetitor';
 
 const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
@@ -22,17 +23,31 @@ const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
   { key: 'confidence', label: 'Confidence', numeric: true },
   { key: 'likelyCompetitor', label: 'Likely' },
 ];
-const CSV_COLUMNS = ['rank', 'company', 'domain', 'matchScore', 'type', 'confidence', 'likelyCompetitor'] as const;
+/** The API's firmographics CSV columns (contracts' FIRMOGRAPHICS_CSV_COLUMNS; not imported, to keep zod out of the bundle). */
+const FIRMOGRAPHICS_CSV_COLUMNS = ['founded', 'size', 'hq', 'ownership', 'exchange', 'ticker'] as const satisfies readonly (keyof Firmographics)[];
+const CSV_COLUMNS = [
+  'rank', 'company', 'domain', 'matchScore', 'type', 'confidence', 'likelyCompetitor', 'similarTo', ...FIRMOGRAPHICS_CSV_COLUMNS,
+] as const;
+/** A row as the CSV export writes it: firmographics flattened into their columns, similarTo joined with "; ". */
+const csvRow = (r: Row): Record<string, unknown> => ({ ...r, similarTo: r.similarTo?.join('; ') ?? '', ...r.firmographics });
+
+type MapView = 'segments' | 'score';
+/** The map view last chosen in this tab: the next search opens in it too. */
+let lastView: MapView = 'segments';
 
 export interface SearchViewProps {
   domain: string;
+  /** A look-alike search's seeds: the map's title names them. */
+  seeds?: string[] | undefined;
   competitors: Row[];
   /** The stored search's id: enables save (linked to it) and share. */
   searchId?: string | null;
   readOnly?: boolean;
 }
 
-export function SearchView({ domain, competitors, searchId, readOnly }: SearchViewProps) {
+export function SearchView({ domain, seeds, competitors, searchId, readOnly }: SearchViewProps) {
+  const [view, setViewState] = useState(() => lastView);
+  const setView = (v: MapView) => setViewState((lastView = v));
   const [types, setTypes] = useState<Set<CompetitorType>>(() => new Set(TYPES));
   const [sort, setSort] = useState<{ key: SortKey; dir: 1 | -1 }>({ key: 'rank', dir: 1 });
   const [open, setOpen] = useState<Set<string>>(() => new Set());
@@ -73,12 +88,28 @@ export function SearchView({ domain, competitors, searchId, readOnly }: SearchVi
         </fieldset>
         <div class="actions">
           {!readOnly && searchId && <ShareButton searchId={searchId} />}
-          <button type="button" class="secondary" onClick={() => downloadText(`rivals-${domain}.csv`, toCsv(CSV_COLUMNS, shown))} data-testid="export-csv">
+          <button type="button" class="secondary" onClick={() => downloadText(`rivals-${domain}.csv`, toCsv(CSV_COLUMNS, shown.map(csvRow)))} data-testid="export-csv">
             Export CSV
           </button>
         </div>
       </div>
-      <MarketMap competitors={shown} onSelect={select} />
+      <div class="view-switch" role="group" aria-label="Map view">
+        <button type="button" class={view === 'segments' ? 'on' : 'secondary'} aria-pressed={view === 'segments'} onClick={() => setView('segments')} data-testid="view-segments">
+          Segments
+        </button>
+        <button type="button" class={view === 'score' ? 'on' : 'secondary'} aria-pressed={view === 'score'} onClick={() => setView('score')} data-testid="view-score">
+          Scores
+        </button>
+      </div>
+      {view === 'segments' ? (
+        <SegmentMap
+          title={seeds && seeds.length > 1 ? `Companies like ${seeds.join(', ')}` : `Competitive landscape of ${domain}`}
+          rows={shown}
+          fileName={`rivals-map-${domain}`}
+        />
+      ) : (
+        <MarketMap competitors={shown} onSelect={select} />
+      )}
       <p class="muted small" aria-live="polite">
         Showing {shown.length} of {competitors.length} competitors.
       </p>
@@ -175,12 +206,34 @@ function Evidence({ row }: { row: StoredCompetitor }) {
             <dd>{evidence.sharedKeywords.join(', ')}</dd>
           </>
         )}
+        {row.similarTo && (
+          <>
+            <dt>Similar to</dt>
+            <dd>{row.similarTo.join(', ')}</dd>
+          </>
+        )}
+        {row.firmographics && (
+          <>
+            <dt>Company</dt>
+            <dd data-testid="firmographics">{describeFirmographics(row.firmographics)}</dd>
+          </>
+        )}
         <dt>Source</dt>
         <dd>{evidence.source}</dd>
       </dl>
     </div>
   );
 }
+
+const describeFirmographics = (f: NonNullable<Row['firmographics']>) =>
+  [
+    f.founded && `founded ${f.founded}`,
+    f.size && `${f.size} people`,
+    f.hq && `based in ${f.hq}`,
+    f.ownership && (f.ownership === 'public' ? `public${f.exchange || f.ticker ? ` (${[f.exchange, f.ticker].filter(Boolean).join(': ')})` : ''}` : f.ownership),
+  ]
+    .filter(Boolean)
+    .join(' · ') || 'unknown';
 
 function SaveButton({ domain, company, searchId }: { domain: string; company: string; searchId?: string }) {
   const { client } = useSession();

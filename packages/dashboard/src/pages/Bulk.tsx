@@ -62,7 +62,7 @@ export function BulkPage() {
         setAccepted({ ...done, filename: file.name });
       } else {
         // Larger files: straight to storage with a presigned URL; the job starts when the file lands.
-        const target = await client.bulk.createUploadUrl({ filename: file.name, limit });
+        const target = await client.bulk.createUploadUrl({ filename: file.name, limit, sizeBytes: bytes.byteLength });
         await client.bulk.putFile(target.uploadUrl, bytes);
         setJob(await client.bulk.get(target.jobId, { limit: 1 }));
       }

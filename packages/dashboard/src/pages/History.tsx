@@ -46,7 +46,7 @@ export function HistoryPage() {
         {list.items.map((h) => (
           <tr key={h.id} data-testid="history-row">
             <td data-label="Domain">
-              <a href={`/searches/${h.id}`}>{h.domain}</a>
+              <a href={`/searches/${h.id}`}>{h.seeds && h.seeds.length > 1 ? `Like ${h.seeds.join(', ')}` : h.domain}</a>
             </td>
             <td data-label="When">{formatDate(h.createdAt)}</td>
             <td data-label="Status">

@@ -22,7 +22,7 @@ export function SearchDetailPage() {
         <a href="/history">← History</a>
       </p>
       <h1>
-        Competitors of <span class="domain">{s.domain}</span>
+        {s.seeds && s.seeds.length > 1 ? 'Companies like' : 'Competitors of'} <span class="domain">{s.seeds?.join(', ') ?? s.domain}</span>
       </h1>
       <p class="muted">
         {formatDate(s.createdAt)} · {s.source === 'bulk' ? 'bulk job' : 'search'} · {s.totalCompetitors} competitors, {s.likelyCompetitors} likely
@@ -38,7 +38,7 @@ export function SearchDetailPage() {
           This search failed: {(s.error && (ERROR_SENTENCES as Record<string, string>)[s.error]) ?? 'the research could not be completed.'} Its credit was refunded.
         </p>
       )}
-      {s.status === 'succeeded' && <SearchView domain={s.domain} competitors={s.competitors} searchId={s.id} />}
+      {s.status === 'succeeded' && <SearchView domain={s.domain} seeds={s.seeds} competitors={s.competitors} searchId={s.id} />}
     </section>
   );
 }

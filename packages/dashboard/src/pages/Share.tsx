@@ -37,7 +37,7 @@ export function SharePage() {
       <p class="muted">
         Shared search from {formatDate(shared.createdAt)} · {shared.totalCompetitors} competitors, {shared.likelyCompetitors} likely
       </p>
-      <SearchView domain={shared.domain} competitors={shared.competitors} readOnly />
+      <SearchView domain={shared.domain} seeds={shared.seeds} competitors={shared.competitors} readOnly />
     </section>
   );
 }

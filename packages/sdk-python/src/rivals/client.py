@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import socket
 import time
 import urllib.error
@@ -36,6 +37,7 @@ from .models import (
     CreatedApiKey,
     Health,
     HistoryItem,
+    LookalikesResult,
     MyCompanies,
     Page,
     SavedCompany,
@@ -48,6 +50,7 @@ from .models import (
 )
 
 T = TypeVar("T")
+R = TypeVar("R", SearchResult, LookalikesResult)
 
 DEFAULT_BASE_URL = "http://127.0.0.1:3000"
 DEFAULT_TIMEOUT = 60.0
@@ -207,26 +210,55 @@ class Rivals:
         types: Optional[Sequence[str]] = None,
         min_match_score: Optional[int] = None,
         countries: Optional[Sequence[str]] = None,
+        sizes: Optional[Sequence[str]] = None,
+        founded_from: Optional[int] = None,
+        founded_to: Optional[int] = None,
+        ownership: Optional[Sequence[str]] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> SearchResult:
         """Research a company's competitors (1 credit when it returns results; failures are refunded).
 
         Every call carries an Idempotency-Key (a fresh UUID unless given), kept across its retries, so a retry
-        never charges twice.
+        never charges twice. ``sizes``, ``founded_from``, ``founded_to`` and ``ownership`` ("public", "private",
+        "subsidiary") screen the companies; one whose fact is unknown is left out when a filter on it is set.
         """
-        payload: Dict[str, Any] = {"domain": domain}
-        for key, value in (("limit", limit), ("exclude", exclude), ("types", types), ("minMatchScore", min_match_score), ("countries", countries)):
-            if value is not None:
-                payload[key] = list(value) if isinstance(value, (list, tuple)) else value
-        res = self.request(
-            "POST", "/api/v1/search", json_body=payload, timeout=timeout, idempotency_key=idempotency_key or _new_key()
-        )
-        result = from_dict(SearchResult, res.json())
+        payload: Dict[str, Any] = {"domain": domain, **_filters(limit=limit, exclude=exclude, types=types, min_match_score=min_match_score, countries=countries,
+                                                                sizes=sizes, founded_from=founded_from, founded_to=founded_to, ownership=ownership)}
+        return self._research("/api/v1/search", payload, SearchResult, idempotency_key=idempotency_key, timeout=timeout)
+
+    def _research(self, path: str, payload: Dict[str, Any], cls: Type[R], *, idempotency_key: Optional[str], timeout: Optional[float]) -> R:
+        """A paid research call, always with an Idempotency-Key; the result carries the stored search's id."""
+        res = self.request("POST", path, json_body=payload, timeout=timeout, idempotency_key=idempotency_key or _new_key())
+        result = from_dict(cls, res.json())
         result.search_id = res.headers.get("x-search-id")
         result.request_id = res.request_id
         result.replayed = res.headers.get("idempotent-replayed") == "true"
         return result
+
+    def lookalikes(
+        self,
+        domains: Sequence[str],
+        *,
+        limit: Optional[int] = None,
+        exclude: Optional[Sequence[str]] = None,
+        types: Optional[Sequence[str]] = None,
+        min_match_score: Optional[int] = None,
+        countries: Optional[Sequence[str]] = None,
+        sizes: Optional[Sequence[str]] = None,
+        founded_from: Optional[int] = None,
+        founded_to: Optional[int] = None,
+        ownership: Optional[Sequence[str]] = None,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> LookalikesResult:
+        """Companies like 1 to 20 seed companies at once, each with the seeds it is close to (``similar_to``).
+
+        1 credit whatever the number of seeds, refunded when nothing is found; an Idempotency-Key as with ``search``.
+        """
+        payload: Dict[str, Any] = {"domains": list(domains), **_filters(limit=limit, exclude=exclude, types=types, min_match_score=min_match_score, countries=countries,
+                                                                         sizes=sizes, founded_from=founded_from, founded_to=founded_to, ownership=ownership)}
+        return self._research("/api/v1/lookalikes", payload, LookalikesResult, idempotency_key=idempotency_key, timeout=timeout)
 
     def balance(self, *, timeout: Optional[float] = None) -> int:
         """Credits remaining."""
@@ -329,6 +361,14 @@ class Rivals:
         limit: Optional[int] = None,
         webhook_url: Optional[str] = None,
         filename: Optional[str] = None,
+        exclude: Optional[Sequence[str]] = None,
+        types: Optional[Sequence[str]] = None,
+        min_match_score: Optional[int] = None,
+        countries: Optional[Sequence[str]] = None,
+        sizes: Optional[Sequence[str]] = None,
+        founded_from: Optional[int] = None,
+        founded_to: Optional[int] = None,
+        ownership: Optional[Sequence[str]] = None,
         idempotency_key: Optional[str] = None,
         direct_max_bytes: int = DIRECT_UPLOAD_MAX_BYTES,
         timeout: Optional[float] = None,
@@ -337,22 +377,24 @@ class Rivals:
 
         Up to ``direct_max_bytes`` (5 MB) the file goes in the request body with an Idempotency-Key; larger files
         go through a presigned URL (up to 50 MB), and the job starts when the file lands (status ``awaiting_upload``
-        until then: follow it with ``wait_for_bulk_job``).
+        until then: follow it with ``wait_for_bulk_job``). The filters apply to every domain, as in ``search``.
         """
+        filters = _filters(exclude=exclude, types=types, min_match_score=min_match_score, countries=countries, sizes=sizes, founded_from=founded_from, founded_to=founded_to, ownership=ownership)
         data, name = _read_csv(csv)
         name = filename or name
         if len(data) <= direct_max_bytes:
             res = self.request(
                 "POST",
                 "/api/bulk/upload",
-                query={"limit": limit, "webhookUrl": webhook_url, "filename": name},
+                # The query carries the filters' lists comma-separated.
+                query={"limit": limit, "webhookUrl": webhook_url, "filename": name, **{k: ",".join(v) if isinstance(v, list) else v for k, v in filters.items()}},
                 body=data,
                 headers={"Content-Type": "text/csv"},
                 idempotency_key=idempotency_key or _new_key(),
                 timeout=timeout,
             )
             return from_dict(BulkUpload, res.json())
-        target = self.create_upload_url(filename=name, limit=limit, webhook_url=webhook_url, timeout=timeout)
+        target = self.create_upload_url(size_bytes=len(data), filename=name, limit=limit, webhook_url=webhook_url, timeout=timeout, exclude=exclude, types=types, min_match_score=min_match_score, countries=countries, sizes=sizes, founded_from=founded_from, founded_to=founded_to, ownership=ownership)
         self.request(
             "PUT", target.upload_url, body=data, headers={"Content-Type": "text/csv"}, auth=False, absolute_url=True, timeout=timeout
         )
@@ -361,13 +403,23 @@ class Rivals:
     def create_upload_url(
         self,
         *,
+        size_bytes: int,
         filename: Optional[str] = None,
         limit: Optional[int] = None,
         webhook_url: Optional[str] = None,
         timeout: Optional[float] = None,
+        exclude: Optional[Sequence[str]] = None,
+        types: Optional[Sequence[str]] = None,
+        min_match_score: Optional[int] = None,
+        countries: Optional[Sequence[str]] = None,
+        sizes: Optional[Sequence[str]] = None,
+        founded_from: Optional[int] = None,
+        founded_to: Optional[int] = None,
+        ownership: Optional[Sequence[str]] = None,
     ) -> BulkUploadUrl:
-        """A presigned PUT for a large CSV (send it with ``Content-Type: text/csv``)."""
-        payload = {k: v for k, v in (("filename", filename), ("limit", limit), ("webhookUrl", webhook_url)) if v is not None}
+        """A presigned PUT for a large CSV of exactly ``size_bytes`` bytes (the URL accepts no other size); send it
+        with ``Content-Type: text/csv``."""
+        payload = {"sizeBytes": size_bytes, **_filters(filename=filename, limit=limit, webhook_url=webhook_url, exclude=exclude, types=types, min_match_score=min_match_score, countries=countries, sizes=sizes, founded_from=founded_from, founded_to=founded_to, ownership=ownership)}
         return from_dict(BulkUploadUrl, self.request("POST", "/api/bulk/upload-url", json_body=payload, timeout=timeout).json())
 
     def get_bulk_job(self, job_id: str, *, limit: Optional[int] = None, cursor: Optional[str] = None, timeout: Optional[float] = None) -> BulkJob:
@@ -448,6 +500,15 @@ class Rivals:
 
     def remove_webhook_endpoint(self, *, timeout: Optional[float] = None) -> None:
         self.request("DELETE", "/api/webhook-endpoint", timeout=timeout)
+
+
+def _filters(**values: Any) -> Dict[str, Any]:
+    """The given search options and filters as the API names them (camelCase), lists as lists, None left out."""
+    return {
+        re.sub(r"_([a-z])", lambda m: m.group(1).upper(), key): list(value) if isinstance(value, (list, tuple)) else value
+        for key, value in values.items()
+        if value is not None
+    }
 
 
 def _new_key() -> str:

@@ -93,11 +93,48 @@ class Evidence:
     shared_keywords: List[str]
     relation: Optional[str]
     source: str
+    #: When the row's company was read from its homepage (rows with source "discovered" only).
+    fetched_at: Optional[str] = None
+
+
+@dataclass
+class Firmographics:
+    """Who a company is, from the knowledge base; each field None when unknown."""
+
+    founded: Optional[int] = None
+    size: Optional[str] = None
+    hq: Optional[str] = None
+    #: "public", "private" or "subsidiary".
+    ownership: Optional[str] = None
+    exchange: Optional[str] = None
+    ticker: Optional[str] = None
 
 
 @dataclass
 class StoredCompetitor(Competitor):
     evidence: Optional[Evidence] = None
+    firmographics: Optional[Firmographics] = None
+    #: Look-alike searches: the seeds it is close to.
+    similar_to: Optional[List[str]] = None
+
+
+@dataclass
+class Lookalike(Competitor):
+    #: The seeds this company is close to, closest first.
+    similar_to: List[str] = field(default_factory=list)
+
+
+@dataclass
+class LookalikesResult:
+    domains: List[str]
+    total_companies: int
+    elapsed_seconds: float
+    credits_remaining: int
+    companies: List[Lookalike]
+    search_id: Optional[str] = None
+    request_id: Optional[str] = None
+    replayed: bool = False
+    raw: Dict[str, Any] = _raw()
 
 
 @dataclass
@@ -106,6 +143,10 @@ class SearchFilters:
     types: Optional[List[str]] = None
     min_match_score: Optional[int] = None
     countries: Optional[List[str]] = None
+    sizes: Optional[List[str]] = None
+    founded_from: Optional[int] = None
+    founded_to: Optional[int] = None
+    ownership: Optional[List[str]] = None
 
 
 @dataclass
@@ -122,6 +163,8 @@ class StoredSearch:
     error: Optional[str]
     competitors: List[StoredCompetitor]
     job_id: Optional[str] = None
+    #: A look-alike search's seeds (``domain`` is the first).
+    seeds: Optional[List[str]] = None
     filters: Optional[SearchFilters] = None
     raw: Dict[str, Any] = _raw()
 
@@ -134,6 +177,7 @@ class SharedSearch:
     total_competitors: int
     likely_competitors: int
     competitors: List[StoredCompetitor]
+    seeds: Optional[List[str]] = None
     raw: Dict[str, Any] = _raw()
 
 
@@ -159,6 +203,7 @@ class HistoryItem:
     likely_competitors: int
     source: str
     job_id: Optional[str] = None
+    seeds: Optional[List[str]] = None
 
 
 @dataclass
@@ -171,6 +216,7 @@ class MyCompany:
     first_seen_at: str
     last_seen_at: str
     found_for: List[str]
+    firmographics: Optional[Firmographics] = None
 
 
 @dataclass
@@ -338,7 +384,7 @@ class Page(Generic[T]):
 
 __all__ = [
     "ApiKey", "Balance", "BulkDomainResult", "BulkJob", "BulkJobSummary", "BulkUpload", "BulkUploadUrl", "Competitor",
-    "CreatedApiKey", "Evidence", "Health", "HistoryItem", "MyCompanies", "MyCompany", "Page", "RejectedRow",
+    "CreatedApiKey", "Evidence", "Firmographics", "Lookalike", "LookalikesResult", "Health", "HistoryItem", "MyCompanies", "MyCompany", "Page", "RejectedRow",
     "SavedCompany", "Change", "WatchedCompetitor", "WebhookEndpoint", "SearchFilters", "SearchResult", "SharedSearch", "ShareLink", "StoredCompetitor", "StoredSearch",
     "TERMINAL_JOB_STATUSES", "WebhookAttempt", "from_dict",
 ]
