@@ -12,6 +12,8 @@ export interface RouteSpec {
   auth: boolean;
   /** What the function may do with the table; default: read for GET, write otherwise. */
   access?: 'none' | 'read' | 'write';
+  /** Served by the function of that route (same entry file, which dispatches on the method): one function, not one each. */
+  functionOf?: string;
   /** Indexes of the table the function queries (IAM grants them by name, never a wildcard). */
   indexes?: string[];
   /** The route reads the knowledge base (its bundle carries the index). */
@@ -67,9 +69,10 @@ export const ROUTES: RouteSpec[] = [
   { id: 'RemoveSavedCompany', method: 'DELETE', path: '/api/saved-companies/{domain}', entry: 'functions/http/remove-saved-company.ts', auth: true },
   // Watchlist monitoring (docs/monitoring.md). Reading one company's changes marks them seen (a write).
   { id: 'ListChanges', method: 'GET', path: '/api/changes', entry: 'functions/http/list-changes.ts', auth: true, access: 'write', indexes: ['gsi1'] },
-  { id: 'SetWebhookEndpoint', method: 'PUT', path: '/api/webhook-endpoint', entry: 'functions/http/set-webhook-endpoint.ts', auth: true },
-  { id: 'GetWebhookEndpoint', method: 'GET', path: '/api/webhook-endpoint', entry: 'functions/http/get-webhook-endpoint.ts', auth: true },
-  { id: 'RemoveWebhookEndpoint', method: 'DELETE', path: '/api/webhook-endpoint', entry: 'functions/http/remove-webhook-endpoint.ts', auth: true },
+  // The account's webhook endpoint: one function for its three methods (the API stack stays under CloudFormation's 500 resources).
+  { id: 'SetWebhookEndpoint', method: 'PUT', path: '/api/webhook-endpoint', entry: 'functions/http/webhook-endpoint.ts', auth: true },
+  { id: 'GetWebhookEndpoint', method: 'GET', path: '/api/webhook-endpoint', entry: 'functions/http/webhook-endpoint.ts', auth: true, functionOf: 'SetWebhookEndpoint' },
+  { id: 'RemoveWebhookEndpoint', method: 'DELETE', path: '/api/webhook-endpoint', entry: 'functions/http/webhook-endpoint.ts', auth: true, functionOf: 'SetWebhookEndpoint' },
   { id: 'CreateApiKey', method: 'POST', path: '/api/auth/api-keys', entry: 'functions/http/create-api-key.ts', auth: true },
   { id: 'ListApiKeys', method: 'GET', path: '/api/auth/api-keys', entry: 'functions/http/list-api-keys.ts', auth: true },
   // Both revocation routes run the same handler: the id comes from the path or from the body.
@@ -107,6 +110,8 @@ export interface ScheduledSpec {
   timeoutSeconds: number;
   /** The function reads the knowledge base (its bundle carries the index). */
   knowledgeBase?: boolean;
+  /** Run by that worker's function (same entry) instead of a function of its own. */
+  functionOf?: string;
 }
 
 export const SCHEDULED: ScheduledSpec[] = [
@@ -115,7 +120,8 @@ export const SCHEDULED: ScheduledSpec[] = [
   { id: 'Sweeper', entry: 'functions/workers/sweeper.ts', everyMinutes: 5, timeoutSeconds: 120, indexes: ['gsi1'] },
   // Starts a monitor run when the knowledge base's version changed (a deploy) or monitorEveryHours passed (daily by
   // default); a tick with nothing due reads one item. The fan-out sends every watched company to the monitor queue.
-  { id: 'MonitorSchedule', entry: 'functions/workers/monitor-schedule.ts', everyMinutes: 60, timeoutSeconds: 300, knowledgeBase: true },
+  // Run by the monitor worker's own function (its handler tells a schedule tick from a queue batch).
+  { id: 'MonitorSchedule', entry: 'functions/workers/monitor.ts', everyMinutes: 60, timeoutSeconds: WORKERS.monitor.timeoutSeconds, functionOf: WORKERS.monitor.id },
 ];
 
 /** A route's table access: as declared, else read for GET and write for the rest. */

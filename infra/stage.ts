@@ -33,7 +33,7 @@ export function buildStage(app: App, stageName?: string, env: Environment = cliE
     terminationProtection: config.terminationProtection,
     table: stateful.table,
     bulk: { uploads: stateful.uploads, bulkQueue: stateful.bulkQueue, webhookQueue: stateful.webhookQueue, aggregateQueue: stateful.aggregateQueue, monitorQueue: stateful.monitorQueue },
-    deadLetterQueues: [stateful.bulkDeadLetterQueue, stateful.webhookDeadLetterQueue, stateful.aggregateDeadLetterQueue],
+    deadLetterQueues: [stateful.bulkDeadLetterQueue, stateful.webhookDeadLetterQueue, stateful.aggregateDeadLetterQueue, stateful.monitorDeadLetterQueue],
     // A bulk job's domains, webhook attempts (a retry waits up to 15 minutes), my-companies counts and monitor checks.
     queues: [
       { name: 'BulkQueue', queue: stateful.bulkQueue, maxAgeMinutes: 60 },

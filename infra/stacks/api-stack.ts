@@ -191,6 +191,11 @@ export class ApiStack extends Stack {
     });
 
     for (const route of ROUTES) {
+      const shared = route.functionOf ? this.functions[route.functionOf] : undefined;
+      if (shared) {
+        this.api.root.resourceForPath(route.path).addMethod(route.method, new LambdaIntegration(shared.live, { timeout: Duration.seconds(29) }), route.auth ? { authorizer } : {});
+        continue;
+      }
       const fn = new ApiFunction(this, `${route.id}Function`, {
         entry: route.entry,
         knowledgeBase: route.knowledgeBase ?? false,
@@ -216,6 +221,7 @@ export class ApiStack extends Stack {
     }
 
     for (const job of SCHEDULED) {
+      if (job.functionOf) continue; // scheduled on its worker's function, below
       const fn = new ApiFunction(this, `${job.id}Function`, {
         entry: job.entry,
         knowledgeBase: job.knowledgeBase ?? false,
@@ -225,10 +231,6 @@ export class ApiStack extends Stack {
         ...(job.knowledgeBase ? { memorySize: 1024 } : {}),
       }).bindTable(props.table, 'write', { indexes: job.indexes ?? [] });
       grantBulk(fn, { table: props.table, ...props.bulk }); // the sweeper also sweeps bulk domains
-      if (job.id === 'MonitorSchedule') {
-        grantMonitor(fn, props.bulk.monitorQueue);
-        fn.addEnvironment(ENV.monitorEveryHours, String(config.monitorEveryHours));
-      }
       this.functions[job.id] = fn;
       new Rule(this, `${job.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(job.everyMinutes)), targets: [new LambdaFunction(fn.live, { retryAttempts: 0 })] });
     }
@@ -238,6 +240,12 @@ export class ApiStack extends Stack {
     // The bulk and monitor workers research with the same engine as a search, so with the same providers.
     this.enableProviders(workers.functions[WORKERS.bulkDomain.id]!, config);
     this.enableProviders(workers.functions[WORKERS.monitor.id]!, config);
+    // The monitor's hourly tick runs on the monitor worker's function: it starts runs and sends their companies to the queue.
+    const monitor = workers.functions[WORKERS.monitor.id]!;
+    grantMonitor(monitor, props.bulk.monitorQueue);
+    monitor.addEnvironment(ENV.monitorEveryHours, String(config.monitorEveryHours));
+    for (const job of SCHEDULED.filter((j) => j.functionOf))
+      new Rule(this, `${job.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(job.everyMinutes)), targets: [new LambdaFunction(workers.functions[job.functionOf!]!.live, { retryAttempts: 0 })] });
     this.sealWebhookSecrets([this.functions.WebhookSecret!, workers.functions[WORKERS.webhookSender.id]!], config.retainData);
 
     if (config.waf) this.firewall(config.wafRateLimit);
@@ -254,7 +262,7 @@ export class ApiStack extends Stack {
       monthlyBudgetUsd: config.monthlyBudgetUsd,
     });
     this.deployments(config, { ...this.functions, [AUTHORIZER.id]: authorizerFunction }, observability);
-    for (const fn of [authorizerFunction, ...ROUTES.map((r) => this.functions[r.id]!)]) {
+    for (const fn of [authorizerFunction, ...ROUTES.filter((r) => !r.functionOf).map((r) => this.functions[r.id]!)]) {
       fn.addEnvironment(ORIGIN_SECRET_ENV, originSecret.secretArn);
       originSecret.grantRead(fn);
     }

@@ -28,9 +28,9 @@ describe('stateful stack', () => {
     stateful.resourceCountIs('AWS::S3::Bucket', 1);
     const queues = stateful.findResources('AWS::SQS::Queue');
     const work = Object.entries(queues).filter(([id]) => !id.includes('DeadLetter'));
-    expect(work.map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['AggregateQueue', 'BulkQueue', 'WebhookQueue']);
+    expect(work.map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['AggregateQueue', 'BulkQueue', 'MonitorQueue', 'WebhookQueue']);
     const deadLetterTargets = work.map(([, q]) => JSON.stringify(q.Properties.RedrivePolicy.deadLetterTargetArn));
-    expect(new Set(deadLetterTargets).size).toBe(3);
+    expect(new Set(deadLetterTargets).size).toBe(4);
     expect(deadLetterTargets.find((t) => t.includes('Webhook'))).toContain('WebhookDeadLetterQueue');
     for (const [, q] of work) expect(q.Properties.RedrivePolicy.maxReceiveCount).toBeGreaterThanOrEqual(5);
   });
@@ -39,7 +39,7 @@ describe('stateful stack', () => {
 describe('api stack', () => {
   it('runs every function on Node 22, ARM64, with the table bound', () => {
     const functions = api.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    expect(Object.keys(functions).length).toBe(ROUTES.length + SCHEDULED.length + 1 + Object.keys(WORKERS).length);
+    expect(Object.keys(functions).length).toBe(ROUTES.filter((r) => !r.functionOf).length + SCHEDULED.filter((j) => !j.functionOf).length + 1 + Object.keys(WORKERS).length);
     for (const fn of Object.values(functions)) expect(fn.Properties.Architectures).toEqual(['arm64']);
   });
 
