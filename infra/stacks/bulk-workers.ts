@@ -117,7 +117,7 @@ export class BulkWorkers extends Construct {
 
     // Watchlist monitoring: checks watched companies with the search's engine and owes webhook events (docs/monitoring.md).
     const monitor = make(WORKERS.monitor, true);
-    monitor.addEventSource(new SqsEventSource(props.monitorQueue, { batchSize: WORKERS.monitor.batchSize, maxConcurrency: WORKERS.monitor.maxConcurrency, reportBatchItemFailures: true }));
+    monitor.live.addEventSource(new SqsEventSource(props.monitorQueue, { batchSize: WORKERS.monitor.batchSize, maxConcurrency: WORKERS.monitor.maxConcurrency, reportBatchItemFailures: true }));
 
     // Counts settled searches in my-companies: the table only (no bulk grants); consuming the queue is the event
     // source's own grant.

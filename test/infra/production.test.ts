@@ -11,7 +11,8 @@ import { AUTHORIZER, ROUTES, SCHEDULED, WORKERS } from '../../infra/routes.js';
 import { App, type Stack } from 'aws-cdk-lib';
 import { cleanOutdirs, cliApp, cliTemplates, STAGE_SHAPES } from './cli-app.js';
 
-const FUNCTION_COUNT = ROUTES.length + SCHEDULED.length + 1 + Object.keys(WORKERS).length;
+// Routes and schedules that run on another's function (functionOf) have none of their own.
+const FUNCTION_COUNT = ROUTES.filter((r) => !r.functionOf).length + SCHEDULED.filter((j) => !j.functionOf).length + 1 + Object.keys(WORKERS).length;
 let prod: { stateful: Template; api: Template; terminationProtection: boolean[] };
 let dev: { stateful: Template; api: Template; terminationProtection: boolean[] };
 let full: { stateful: Template; api: Template };
@@ -153,7 +154,7 @@ describe('defects from the review', () => {
   it('grants the providers\' secret by grantRead: a secret named as the README allows matches its full ARN', () => {
     const statements = resources(full.api, 'AWS::IAM::Policy').flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
     const secretReads = statements.filter((s) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes('rivals/providers'));
-    expect(secretReads).toHaveLength(3); // the search and look-alike functions and the bulk domain worker
+    expect(secretReads).toHaveLength(5); // the search, look-alike and save-company functions, the bulk domain and monitor workers
     for (const s of secretReads) expect(JSON.stringify(s.Resource)).toContain(':secret:rivals/providers-??????');
   });
 
@@ -172,12 +173,12 @@ describe('defects from the review', () => {
     expect(JSON.stringify(rule.Properties.Targets[0].DeadLetterConfig)).toContain('UploadLandedDeadLetterQueue');
     expect(rule.Properties.Targets[0].RetryPolicy).toMatchObject({ MaximumRetryAttempts: 3 });
     const dlqAlarms = resources(prod.api, 'AWS::CloudWatch::Alarm').filter(([id]) => id.includes('DeadLetters'));
-    expect(dlqAlarms).toHaveLength(4); // bulk, webhook, aggregate, upload-landed events
+    expect(dlqAlarms).toHaveLength(5); // bulk, webhook, aggregate, monitor, upload-landed events
   });
 
   it('alarms on the age of the oldest message of every work queue', () => {
     const ages = resources(prod.api, 'AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage');
-    expect(ages.map(([id]) => id.replace(/Observability|OldestMessage.*/g, '')).sort()).toEqual(['AggregateQueue', 'BulkQueue', 'WebhookQueue']);
+    expect(ages.map(([id]) => id.replace(/Observability|OldestMessage.*/g, '')).sort()).toEqual(['AggregateQueue', 'BulkQueue', 'MonitorQueue', 'WebhookQueue']);
   });
 
   it('gives every log group retention, CDK\'s own handlers\' included, and points every function at one', () => {
@@ -214,7 +215,7 @@ describe('the client\'s address behind CloudFront', () => {
     prod.api.hasResourceProperties('AWS::ApiGateway::Authorizer', { IdentitySource: 'method.request.header.X-API-Key,method.request.header.x-origin-verify' });
     // Every HTTP function and the authorizer know the secret; the workers do not.
     const withSecret = resources(prod.api, 'AWS::Lambda::Function').filter(([, f]) => f.Properties.Environment?.Variables?.ORIGIN_SECRET_ARN);
-    expect(withSecret).toHaveLength(ROUTES.length + 1);
+    expect(withSecret).toHaveLength(ROUTES.filter((r) => !r.functionOf).length + 1);
     expect(Object.keys(prod.api.findOutputs('*'))).toEqual(expect.arrayContaining(['ApiUrl', 'DashboardUrl', 'OriginSecretArn']));
     expect(JSON.stringify(prod.api.findOutputs('ApiUrl'))).toContain('Distribution');
   });
