@@ -18,6 +18,8 @@ export interface RouteSpec {
   indexes?: string[];
   /** The route reads the knowledge base (its bundle carries the index). */
   knowledgeBase?: boolean;
+  /** The route runs searches: it sends settled searches to the aggregate queue and may consult the providers. */
+  searches?: boolean;
   memoryMb?: number;
   timeoutSeconds?: number;
 }
@@ -32,6 +34,7 @@ export const ROUTES: RouteSpec[] = [
     entry: 'functions/http/search.ts',
     auth: true,
     knowledgeBase: true,
+    searches: true,
     memoryMb: 1024,
     // API Gateway's integration limit is 29 s; the engine's own deadline is 25 s.
     timeoutSeconds: 28,
@@ -43,6 +46,7 @@ export const ROUTES: RouteSpec[] = [
     entry: 'functions/http/lookalikes.ts',
     auth: true,
     knowledgeBase: true,
+    searches: true,
     memoryMb: 1024,
     // Up to 20 unknown seeds are read at once, within the same 25 s research deadline as a search.
     timeoutSeconds: 28,
@@ -64,8 +68,10 @@ export const ROUTES: RouteSpec[] = [
   { id: 'RevokeShare', method: 'DELETE', path: '/api/searches/{id}/share', entry: 'functions/http/revoke-share.ts', auth: true },
   { id: 'GetShared', method: 'GET', path: '/api/shared/{token}', entry: 'functions/http/get-shared.ts', auth: false },
   { id: 'ListSavedCompanies', method: 'GET', path: '/api/saved-companies', entry: 'functions/http/list-saved-companies.ts', auth: true, indexes: ['gsi1'] },
-  // Saving researches the company (free) to record its monitoring baseline: the search's engine and knowledge base.
+  // Without a name given, a saved company is named from the knowledge base (among others), and saving researches it
+  // (free) to record its monitoring baseline with the search's engine: its bundle carries the index.
   { id: 'SaveCompany', method: 'POST', path: '/api/saved-companies', entry: 'functions/http/save-company.ts', auth: true, knowledgeBase: true, memoryMb: 1024, timeoutSeconds: 28 },
+  { id: 'UpdateSavedCompany', method: 'PATCH', path: '/api/saved-companies/{domain}', entry: 'functions/http/update-saved-company.ts', auth: true },
   { id: 'RemoveSavedCompany', method: 'DELETE', path: '/api/saved-companies/{domain}', entry: 'functions/http/remove-saved-company.ts', auth: true },
   // Watchlist monitoring (docs/monitoring.md). Reading one company's changes marks them seen (a write).
   { id: 'ListChanges', method: 'GET', path: '/api/changes', entry: 'functions/http/list-changes.ts', auth: true, access: 'write', indexes: ['gsi1'] },

@@ -28,3 +28,10 @@ export const contentSecurityPolicy = (uploadOrigins: string[] = []) =>
  * (/history, /share/:token) and gets index.html. CloudFront's routing function is written from this same pattern. */
 export const FILE_PATH = /\.[a-z0-9]+$/i;
 export const isAppRoute = (path: string) => !FILE_PATH.test(path);
+
+/**
+ * The header CloudFront's `/api/*` behaviour adds with the host the viewer asked for (CloudFront sends API Gateway
+ * its own host), so that the API makes absolute links on the dashboard's origin. functions/shared/public-origin.ts
+ * reads the same name (infra imports no runtime code, so it is repeated there).
+ */
+export const PUBLIC_HOST_HEADER = 'x-rivals-public-host';

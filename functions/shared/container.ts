@@ -18,6 +18,7 @@ import {
   SingleTableIdempotencyStore,
   type TableRef,
 } from '@rivals/db';
+import { companyNameLookup } from './company-names.js';
 import { config } from './config.js';
 import { logger, tracer } from './observability.js';
 
@@ -47,7 +48,7 @@ const registry = {
   companies,
   myCompanies: lazy(() => new MyCompanies(companies())),
   shareService: lazy(() => new ShareService({ searches: searches(), shares: new DynamoShareStore(table()), clock: systemClock, publicBaseUrl: config.publicBaseUrl })),
-  watchlist: lazy(() => new WatchlistService({ saved: new DynamoSavedCompanyStore(table()), searches: searches(), clock: systemClock })),
+  watchlist: lazy(() => new WatchlistService({ saved: new DynamoSavedCompanyStore(table()), searches: searches(), clock: systemClock, names: companyNameLookup(table()) })),
   rateLimiter: lazy(() => new DynamoRateLimiter(table(), systemClock)),
   idempotencyStore: lazy(() => new SingleTableIdempotencyStore(config.tableName, dynamo())),
   accountService: lazy(() => new AccountService({ accounts: new DynamoAccountStore(table(), ledger()), ledger: ledger(), clock: systemClock, ids: ids() })),

@@ -28,6 +28,8 @@ export interface HttpRequest<Body, Query = Record<string, string | undefined>> {
   /** The body as sent (API Gateway base64-encodes binary media types), for routes that take no JSON. */
   rawBody: Buffer | null;
   context: Context;
+  /** The event as API Gateway sent it (the request's own address, for absolute links). */
+  event: APIGatewayProxyEvent;
 }
 
 export interface HttpResponse {
@@ -163,6 +165,7 @@ export function httpRoute<Schema extends z.ZodType | undefined = undefined, Quer
       query: options.query ? validate(options.query, event.queryStringParameters ?? {}, 'query') : (event.queryStringParameters ?? {}),
       rawBody: options.body || event.body == null ? null : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8'),
       context,
+      event,
     } as HttpRequest<Parsed<Schema, undefined>, Parsed<QuerySchema, Record<string, string | undefined>>>;
     return jsonResult(await options.handler(request), requestId, decisions.get(event));
   });

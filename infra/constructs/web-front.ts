@@ -27,7 +27,7 @@ import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { contentSecurityPolicy, FILE_PATH } from '../web.js';
+import { contentSecurityPolicy, FILE_PATH, PUBLIC_HOST_HEADER } from '../web.js';
 
 export interface WebFrontProps {
   api: RestApi;
@@ -56,9 +56,14 @@ const SPA_ROUTING = `function handler(event) {
 /** The header CloudFront's function sets to the viewer's address on API requests (the WAF's per-IP rule counts it). */
 export const VIEWER_IP_HEADER = 'x-viewer-ip';
 
-/** Overwrites any X-Viewer-Ip the client sent with the address CloudFront saw. */
+/**
+ * Overwrites any X-Viewer-Ip the client sent with the address CloudFront saw; and passes on the host the viewer asked
+ * for (the distribution's or the custom domain), as CloudFront sends API Gateway its own host: the API makes absolute
+ * links (share links) on the dashboard's origin from it.
+ */
 const VIEWER_IP = `function handler(event) {
   event.request.headers['${VIEWER_IP_HEADER}'] = { value: event.viewer.ip };
+  event.request.headers['${PUBLIC_HOST_HEADER}'] = { value: event.request.headers.host ? event.request.headers.host.value : '' };
   return event.request;
 }`;
 

@@ -210,12 +210,11 @@ export class ApiStack extends Stack {
         // Every route takes rate-limit tokens before any work, keyless ones included.
         .grantItemUpdates(props.table, [RATE_LIMIT_PARTITION]);
       if (route.path.startsWith('/api/bulk/') || route.id === 'WebhookSecret') grantBulk(fn, { table: props.table, ...props.bulk }, { uploads: route.id === 'BulkUploadUrl' });
-      // A route that researches settles searches, and sends each to be counted in my-companies; saving a company
-      // researches only for its monitoring baseline and settles nothing.
-      if (route.knowledgeBase && route.id !== 'SaveCompany') grantAggregate(fn, props.bulk.aggregateQueue);
+      // A route that researches settles searches, and sends each to be counted in my-companies.
+      if (route.searches) grantAggregate(fn, props.bulk.aggregateQueue);
       if (FLUSHES_AUTHORIZER_CACHE.includes(route.id)) this.allowAuthorizerCacheFlush(fn, config.stage);
       this.functions[route.id] = fn;
-      if (route.knowledgeBase) this.enableProviders(fn, config);
+      if (route.searches) this.enableProviders(fn, config);
       const resource = this.api.root.resourceForPath(route.path);
       resource.addMethod(route.method, new LambdaIntegration(fn.live, { timeout: Duration.seconds(29) }), route.auth ? { authorizer } : {});
     }

@@ -75,7 +75,7 @@ describe('account data over HTTP', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toContain('my-companies.csv');
     const lines = csv.text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('company,domain,timesFound,bestMatchScore,types,firstSeenAt,lastSeenAt,foundFor,founded,size,hq,ownership,exchange,ticker');
+    expect(lines[0]).toBe('company,product,domain,timesFound,bestMatchScore,types,firstSeenAt,lastSeenAt,foundFor,founded,size,hq,ownership,exchange,ticker');
     expect(lines).toHaveLength(items.length + 1);
     expect((await call('/api/my-companies?format=xml')).status).toBe(400);
   });
@@ -84,7 +84,8 @@ describe('account data over HTTP', () => {
     const id = a.searchIds[1]!;
     const created = await call(`/api/searches/${id}/share`, { method: 'POST' });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ token: expect.any(String), url: `/share/${created.body.token}`, createdAt: expect.any(String) });
+    // Absolute, on the address the service was called at: a link a user can paste anywhere.
+    expect(created.body).toEqual({ token: expect.any(String), url: `${service.url}/share/${created.body.token}`, createdAt: expect.any(String) });
     const again = await call(`/api/searches/${id}/share`, { method: 'POST' });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(created.body);
@@ -98,13 +99,20 @@ describe('account data over HTTP', () => {
     expect((await call(`/api/shared/${'x'.repeat(43)}`, { key: null })).body.error.code).toBe('not_found');
   });
 
-  it('keeps a watchlist: 201, then 200 with the row unchanged, newest first, 204 on removal', async () => {
+  it('keeps a watchlist: 201, then 200 with the note updated, PATCH edits it, newest first, 204 on removal', async () => {
     const saved = await call('/api/saved-companies', { method: 'POST', body: { domain: 'https://www.Adyen.com/', company: 'Adyen', note: 'rival' } });
     expect(saved.status).toBe(201);
     expect(saved.body).toEqual({ domain: 'adyen.com', company: 'Adyen', note: 'rival', searchId: null, savedAt: expect.any(String), lastCheckedAt: expect.any(String), unseenChanges: 0 });
     const again = await call('/api/saved-companies', { method: 'POST', body: { domain: 'adyen.com', note: 'changed' } });
     expect(again.status).toBe(200);
-    expect(again.body).toEqual(saved.body);
+    expect(again.body).toEqual({ ...saved.body, note: 'changed' });
+    const patched = await call('/api/saved-companies/adyen.com', { method: 'PATCH', body: { note: 'pricing' } });
+    expect(patched).toMatchObject({ status: 200, body: { ...saved.body, note: 'pricing' } });
+    expect((await call('/api/saved-companies/adyen.com', { method: 'PATCH', body: {} })).body.error.code).toBe('invalid_request');
+    expect((await call('/api/saved-companies/never-saved.com', { method: 'PATCH', body: { note: 'x' } })).status).toBe(404);
+    // Saved with no name: the knowledge base names it.
+    expect((await call('/api/saved-companies', { method: 'POST', body: { domain: 'linear.app' } })).body.company).toBe('Linear');
+    expect((await call('/api/saved-companies/linear.app', { method: 'DELETE' })).status).toBe(204);
     const list = await call('/api/saved-companies?limit=1');
     expect(SavedCompaniesPage.parse(list.body).items.map((i) => i.domain)).toEqual(['adyen.com']);
     expect(list.body.nextCursor).toEqual(expect.any(String));
@@ -147,6 +155,13 @@ const OWNERSHIP: OwnershipCase[] = [
     route: 'POST /api/saved-companies',
     call: () => ({ path: '/api/saved-companies', init: { method: 'POST', body: { domain: 'rival.com', searchId: a.searchIds[0] } } }),
     status: 404,
+  },
+  {
+    // The stranger has not saved it: 404, and the first account's note is as it was.
+    route: 'PATCH /api/saved-companies/{domain}',
+    call: () => ({ path: `/api/saved-companies/${a.savedDomain}`, init: { method: 'PATCH', body: { note: 'taken over' } } }),
+    status: 404,
+    intact: async () => expect((await call('/api/saved-companies')).body.items.find((i: { domain: string }) => i.domain === a.savedDomain)?.note ?? null).not.toBe('taken over'),
   },
   {
     // Removing is scoped to the caller's own watchlist: the stranger has nothing to remove (204); A's row stays.

@@ -56,7 +56,7 @@ describe('bulk research over HTTP on the local runtime', () => {
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = (download.body as string).trim().split('\r\n');
-    expect(lines[0]).toBe('sourceDomain,rank,company,domain,matchScore,type,confidence,likelyCompetitor,error,founded,size,hq,ownership,exchange,ticker');
+    expect(lines[0]).toBe('sourceDomain,rank,company,product,domain,matchScore,type,confidence,likelyCompetitor,error,reason,founded,size,hq,ownership,exchange,ticker');
     expect(lines).toHaveLength(1 + 6);
     expect(lines[1]).toMatch(/^stripe\.com,1,/);
   });

@@ -91,6 +91,11 @@ describe('rivals CLI', () => {
     const res = await rivals(['show', searchId, '--json']);
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ id: searchId, domain: 'notion.so', competitors: expect.any(Array) });
+    // The table: where each company is, its size, and why, in words.
+    const table = await rivals(['show', searchId]);
+    expect(table.stdout.split('\n')[1]).toMatch(/#\s+company\s+domain\s+score\s+type\s+hq\s+size\s+why/);
+    expect(table.stdout).toMatch(/Notion/);
+    expect(table.stdout).not.toMatch(/rival of a rival/);
   });
 
   it('lists the history, saves and removes a company, shares a search and lists the companies found', async () => {
@@ -105,9 +110,15 @@ describe('rivals CLI', () => {
     expect((await rivals(['changes', '--since', 'yesterday'])).code).not.toBe(0);
     expect((await rivals(['saved', 'remove', 'freshworks.com'])).code).toBe(0);
     expect((await rivals(['saved', 'list', '--json'])).stdout).not.toContain('freshworks.com');
+    // Saved with no name and no search: named all the same (the knowledge base); its note edited two ways.
+    expect(JSON.parse((await rivals(['saved', 'add', 'linear.app', '--note', 'pricing', '--json'])).stdout)).toMatchObject({ domain: 'linear.app', company: 'Linear', note: 'pricing' });
+    expect(JSON.parse((await rivals(['saved', 'add', 'linear.app', '--note', 'pricing and plans', '--json'])).stdout)).toMatchObject({ note: 'pricing and plans' });
+    expect(JSON.parse((await rivals(['saved', 'edit', 'linear.app', '--note', 'roadmap', '--json'])).stdout)).toMatchObject({ company: 'Linear', note: 'roadmap' });
+    expect((await rivals(['saved', 'edit', 'never-saved.com', '--note', 'x'])).code).toBe(2);
     const share = await rivals(['share', searchId]);
     expect(share.code).toBe(0);
-    expect(share.stdout.trim()).toMatch(/\/share\/\S+$/);
+    // An absolute link, on the address the CLI talks to.
+    expect(share.stdout.trim()).toMatch(new RegExp(`^${service.url}/share/\\S+$`));
     expect((await rivals(['share', searchId, '--revoke'])).code).toBe(0);
     const companies = JSON.parse((await rivals(['companies', '--json'])).stdout);
     expect(companies.total).toBeGreaterThan(0);
@@ -185,7 +196,7 @@ describe.runIf(served('POST', '/api/bulk/upload'))('rivals bulk', () => {
     expect(res.stderr).toMatch(/bulk job_\S+: \w+ \d+\/2/);
     expect(res.stderr).toMatch(/completed, 2 done/);
     const csv = await readFile(output, 'utf8');
-    expect(csv.split('\n')[0]).toMatch(/^sourceDomain,rank,company,domain/);
+    expect(csv.split('\n')[0]).toMatch(/^sourceDomain,rank,company,product,domain/);
     const jobId = /job (job_\S+): completed/.exec(res.stderr)![1]!;
     const status = await rivals(['bulk', 'status', jobId, '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ jobId, status: 'completed', totalDomains: 2 });
@@ -193,26 +204,43 @@ describe.runIf(served('POST', '/api/bulk/upload'))('rivals bulk', () => {
   }, 120_000);
 });
 
+const withoutKey = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([k, v]) => v !== undefined && k !== 'RIVALS_API_KEY' && k !== 'RIVALS_BASE_URL')) as Record<string, string>;
+
 describe('rivals-mcp over stdio', () => {
   let client: Client;
+  let mcpConfigDir: string;
   beforeAll(async () => {
+    // `rivals login` against the local runtime, in a config directory of its own.
+    mcpConfigDir = await mkdtemp(join(tmpdir(), 'rivals-mcp-'));
+    expect((await rivals(['--base-url', service.url, 'login', '--key', DEV_KEY], { RIVALS_CONFIG_DIR: mcpConfigDir, RIVALS_BASE_URL: '' })).code).toBe(0);
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [join(process.cwd(), 'packages/mcp-server/bin/rivals-mcp.js')],
-      env: { ...(process.env as Record<string, string>), RIVALS_BASE_URL: service.url, RIVALS_API_KEY: DEV_KEY },
+      // No key in the environment: the server uses the one `rivals login` stored, as the CLI does.
+      env: { ...withoutKey(process.env), RIVALS_CONFIG_DIR: mcpConfigDir },
       stderr: 'inherit',
     });
     client = new Client({ name: 'rivals-test', version: '0.0.0' });
     await client.connect(transport);
   }, 30_000);
-  afterAll(() => client?.close());
+  afterAll(async () => {
+    await client?.close();
+    if (mcpConfigDir) await rm(mcpConfigDir, { recursive: true, force: true });
+  });
 
-  it('lists the tools, each with an input schema, the paid ones saying what they cost', async () => {
+  it('lists the tools, each with an input and an output schema, the paid ones saying what they cost', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['find_lookalikes', 'get_balance', 'get_bulk_job', 'get_search', 'get_watchlist_changes', 'list_history', 'list_my_companies', 'list_saved_companies', 'save_company', 'search_competitors', 'start_bulk_research'].sort(),
+      [
+        'find_lookalikes', 'get_balance', 'get_bulk_job', 'get_search', 'get_watchlist_changes', 'list_history', 'list_my_companies', 'list_saved_companies', 'save_company', 'search_competitors',
+        'start_bulk_research', 'share_search', 'list_bulk_jobs', 'download_bulk_results',
+      ].sort(),
     );
-    for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+    }
+    expect(Object.keys(tools.find((t) => t.name === 'search_competitors')!.outputSchema!.properties!)).toEqual(expect.arrayContaining(['searchId', 'competitors', 'creditsRemaining']));
     expect(tools.find((t) => t.name === 'search_competitors')?.description).toMatch(/1 CREDIT/);
     expect(tools.find((t) => t.name === 'start_bulk_research')?.description).toMatch(/1 CREDIT PER/);
     expect(tools.find((t) => t.name === 'get_balance')?.description).toMatch(/Free/);
@@ -230,6 +258,10 @@ describe('rivals-mcp over stdio', () => {
     expect(text).toContain(result.competitors[0]!.domain);
     const stored = await client.callTool({ name: 'get_search', arguments: { searchId: result.searchId } });
     expect(stored.structuredContent).toMatchObject({ id: result.searchId, domain: 'slack.com' });
+    const shared = await client.callTool({ name: 'share_search', arguments: { searchId: result.searchId } });
+    expect(shared.isError).toBeFalsy();
+    expect((shared.structuredContent as { url: string }).url).toMatch(new RegExp(`^${service.url}/share/[\\w-]+$`));
+    expect((await client.callTool({ name: 'share_search', arguments: { searchId: result.searchId, revoke: true } })).structuredContent).toEqual({ revoked: true });
   });
 
   it('finds look-alikes of several seeds for one credit, screened, with similarTo', async () => {
@@ -258,10 +290,11 @@ describe('rivals-mcp over stdio', () => {
   it('answers an API error as a tool error with the API\'s code', async () => {
     const res = await client.callTool({ name: 'search_competitors', arguments: { domain: 'localhost' } });
     expect(res.isError).toBe(true);
-    expect(res.structuredContent).toMatchObject({ error: { code: 'invalid_domain', status: 400, requestId: expect.any(String) } });
+    // In _meta, not structured content (which clients check against the tool's output schema).
+    expect(res._meta).toMatchObject({ error: { code: 'invalid_domain', status: 400, requestId: expect.any(String) } });
     expect((res.content as { text: string }[])[0]!.text).toMatch(/^Error invalid_domain \(HTTP 400\)/);
     const missing = await client.callTool({ name: 'get_search', arguments: { searchId: 'srch_00000000000000000000000000' } });
-    expect(missing).toMatchObject({ isError: true, structuredContent: { error: { code: 'not_found', status: 404 } } });
+    expect(missing).toMatchObject({ isError: true, _meta: { error: { code: 'not_found', status: 404 } } });
   });
 
   it.runIf(served('POST', '/api/bulk/upload'))('starts a bulk job and follows it to the end', async () => {
@@ -275,5 +308,12 @@ describe('rivals-mcp over stdio', () => {
       if (status !== 'completed') await new Promise((resolve) => setTimeout(resolve, 1000));
     }
     expect(status).toBe('completed');
+    const jobs = (await client.callTool({ name: 'list_bulk_jobs', arguments: { limit: 5 } })).structuredContent as { items: { jobId: string }[] };
+    expect(jobs.items.map((j) => j.jobId)).toContain(jobId);
+    const results = await client.callTool({ name: 'download_bulk_results', arguments: { jobId } });
+    expect(results.isError).toBeFalsy();
+    const { csv, rows } = results.structuredContent as { csv: string; rows: number };
+    expect(csv.split(/\r?\n/)[0]).toMatch(/^sourceDomain,rank,company,product,domain/);
+    expect(rows).toBeGreaterThan(0);
   }, 90_000);
 });

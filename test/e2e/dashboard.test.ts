@@ -130,7 +130,12 @@ describe('the dashboard in a browser', () => {
     await page.locator(tid('why')).first().click();
     const evidence = page.locator(tid('evidence')).first();
     await evidence.waitFor();
-    expect(await evidence.innerText()).toMatch(/Why .+[\s\S]*Source/);
+    const text = await evidence.innerText();
+    expect(text).toMatch(/Why .+[\s\S]*Source/);
+    // Plain words, and who the company is: what it does, where, how big.
+    expect(text).not.toMatch(/rival of a rival|^competes$/im);
+    expect(await evidence.locator(tid('evidence-description')).innerText()).toMatch(/\w+ \w+/);
+    expect(text).toMatch(/Headquarters[\s\S]*Size/);
     await shot(page, 'evidence');
   });
 
@@ -141,6 +146,12 @@ describe('the dashboard in a browser', () => {
     expect((await api('/api/saved-companies')).body.items.map((i: { domain: string }) => i.domain)).toContain(firstDomain);
     await page.click('nav >> text=Watchlist');
     await expect.poll(() => page.locator(tid('saved-row')).allInnerTexts()).toEqual([expect.stringContaining(firstDomain)]);
+    // The note can be edited in place, and the edit is kept.
+    await page.click(tid('note-edit'));
+    await page.fill(tid('note-input'), 'watch their pricing');
+    await page.click(tid('note-save'));
+    await expect.poll(() => page.locator(tid('saved-note')).innerText()).toContain('watch their pricing');
+    expect((await api('/api/saved-companies')).body.items[0].note).toBe('watch their pricing');
     await shot(page, 'watchlist');
 
     // A monitor check finds a newcomer (recorded as a run records it): the row shows a badge; its timeline lists the
@@ -229,9 +240,10 @@ describe('the dashboard in a browser', () => {
     await shot(page, 'keys');
   });
 
-  it('runs a bulk CSV dropped on the page to completion, with a progress bar, and downloads the results', async () => {
+  it('runs a bulk CSV dropped on the page, after showing its cost, to completion with each domain\'s result, and downloads the results', async () => {
     await page.click('nav >> text=Bulk');
     await page.fill(tid('bulk-limit'), '3');
+    await page.check(tid('bulk-type-Direct'));
     const csv = 'domain\nstripe.com\nhubspot.com\nnot a domain\nadyen.com\n';
     const transfer = await page.evaluateHandle((text) => {
       const dt = new DataTransfer();
@@ -239,7 +251,15 @@ describe('the dashboard in a browser', () => {
       return dt;
     }, csv);
     await page.dispatchEvent(tid('dropzone'), 'dragover', { dataTransfer: transfer });
+    const before = (await api('/api/v1/balance')).body.creditsRemaining;
     await page.dispatchEvent(tid('dropzone'), 'drop', { dataTransfer: transfer });
+    // The cost first; nothing is reserved until the user starts the job.
+    await page.locator(tid('bulk-confirm')).waitFor();
+    expect(await page.locator(tid('bulk-cost')).innerText()).toContain('3 domains: up to 3 credits');
+    await shot(page, 'bulk-confirm');
+    expect((await api('/api/v1/balance')).body.creditsRemaining).toBe(before);
+    expect(await page.locator(tid('job-progress')).count()).toBe(0);
+    await page.click(tid('bulk-start'));
 
     const progress = page.locator(tid('bulk-progress'));
     await progress.waitFor();
@@ -247,6 +267,11 @@ describe('the dashboard in a browser', () => {
     expect(await progress.getAttribute('max')).toBe('3');
     expect(await progress.getAttribute('value')).toBe('3');
     expect(await page.locator('summary:has-text("skipped")').innerText()).toContain('1 row was skipped');
+    // Each domain's outcome, linked to its search; the job kept the filters asked for.
+    await expect.poll(() => page.locator(`${tid('bulk-result')}[data-status="succeeded"]`).count()).toBe(3);
+    expect(await page.locator(tid('bulk-results')).innerText()).toContain('hubspot.com');
+    const [latest] = (await api('/api/bulk/jobs')).body.items;
+    expect(latest.filters).toEqual({ types: ['Direct'] });
     await expect.poll(() => page.locator(`${tid('job-row')}[data-status="completed"]`).count()).toBe(1);
     expect(await page.locator(tid('job-row')).first().innerText()).toContain('rivals.csv');
     await shot(page, 'bulk-completed');
@@ -269,6 +294,7 @@ describe('the dashboard in a browser', () => {
       return dt;
     }, note);
     await page.dispatchEvent(tid('dropzone'), 'drop', { dataTransfer: transfer });
+    await page.click(tid('bulk-start'));
     await page.locator(`${tid('job-progress')}[data-status="completed"]`).filter({ hasText: 'large.csv' }).waitFor({ timeout: 45_000 });
     expect(await page.locator(tid('bulk-progress')).getAttribute('value')).toBe('3');
     await shot(page, 'bulk-presigned-completed');

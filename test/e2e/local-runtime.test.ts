@@ -86,8 +86,12 @@ describe('local runtime over HTTP', () => {
     const before = await balance();
     const res = await api('/api/v1/search', { method: 'POST', body: JSON.stringify({ domain: 'no-such-company-rivals-test.com' }) });
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatchObject({ code: 'no_competitors_found', refunded: true, creditsRemaining: before });
+    // It says why: the name does not resolve, so the homepage could not be read; the stored search keeps the reason.
+    expect(res.body.error).toMatchObject({ code: 'no_competitors_found', reason: 'homepage_unreachable', refunded: true, creditsRemaining: before });
     expect(await balance()).toBe(before);
+    const [failed] = (await api('/api/history?status=failed&limit=1')).body.items;
+    const stored = await api(`/api/searches/${failed.id}`);
+    expect(stored.body).toMatchObject({ status: 'failed', error: 'no_competitors_found', reason: 'homepage_unreachable' });
   });
 
   it('keeps every search with the evidence of each row, readable for free by its id, and only by its account', async () => {

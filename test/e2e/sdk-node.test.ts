@@ -239,7 +239,7 @@ describe.runIf(served('POST', '/api/bulk/upload'))('@rivals/sdk bulk', () => {
     const direct = await client.bulk.run(Buffer.from('domain\nstripe.com\nnot a domain\nshopify.com\n'), { limit: 2, types: ['Direct', 'Indirect'], pollIntervalMs: 300, onProgress: (p) => progress.push(p.status) });
     expect(direct.job).toMatchObject({ status: 'completed', totalDomains: 2, filters: { types: ['Direct', 'Indirect'] } });
     expect(progress.at(-1)).toBe('completed');
-    expect(direct.csv?.split('\n')[0]).toMatch(/^sourceDomain,rank,company,domain/);
+    expect(direct.csv?.split('\n')[0]).toMatch(/^sourceDomain,rank,company,product,domain/);
     expect((await client.balance()).creditsRemaining).toBe(before - direct.job.creditsCharged);
     const rows = [];
     for await (const row of client.bulk.results(direct.jobId, { limit: 1 })) rows.push(row.domain);

@@ -71,6 +71,6 @@ describe('npm run synth (the README\'s command)', () => {
         withKnowledgeBase++;
       }
     }
-    expect(withKnowledgeBase).toBe(3); // the search and look-alike functions and the bulk domain worker
+    expect(withKnowledgeBase).toBe(4); // search, look-alikes, the bulk domain worker, and saving a company (it names it)
   });
 });

@@ -7,7 +7,7 @@ import { freshTable } from '../setup/table.js';
 
 const engine = () =>
   new ScriptedEngine((domain) => {
-    if (domain.startsWith('empty')) return { targetSource: 'none', competitors: [] };
+    if (domain.startsWith('empty')) return { targetSource: 'none', competitors: [], failureReason: 'homepage_too_thin' };
     if (domain.startsWith('broken')) throw new Error('unreachable');
     return { targetSource: 'knowledge-base', competitors: [competitor(1), competitor(2)] };
   });
@@ -44,17 +44,35 @@ describe('bulk jobs on DynamoDB Local', () => {
 
     const job = await s.bulk.get(s.accountId, jobId, { limit: 50 });
     expect(job).toMatchObject({ status: 'completed', totalDomains: 4, completedDomains: 2, failedDomains: 2, creditsCharged: 2, creditsRefunded: 2 });
-    expect(job.results.map((r) => [r.domain, r.status, r.error])).toEqual([
-      ['good1.com', 'succeeded', null],
-      ['empty.com', 'failed', 'no_competitors_found'],
-      ['broken.com', 'failed', 'research_failed'],
-      ['good2.com', 'succeeded', null],
+    expect(job.results.map((r) => [r.domain, r.status, r.error, r.reason])).toEqual([
+      ['good1.com', 'succeeded', null, null],
+      ['empty.com', 'failed', 'no_competitors_found', 'homepage_too_thin'],
+      ['broken.com', 'failed', 'research_failed', null],
+      ['good2.com', 'succeeded', null, null],
     ]);
     expect(await s.ledger.balance(s.accountId)).toBe(8);
     // Every domain's search is in history, readable for free.
     const search = await s.searches.get(s.accountId, job.results[0]!.searchId!);
     expect(search).toMatchObject({ status: 'succeeded', source: 'bulk', jobId, totalCompetitors: 2 });
-    expect((await s.searches.get(s.accountId, job.results[1]!.searchId!))?.status).toBe('failed');
+    expect(await s.searches.get(s.accountId, job.results[1]!.searchId!)).toMatchObject({ status: 'failed', reason: 'homepage_too_thin' });
+  });
+
+  it('downloads a CSV whose company and domain agree: a product line is named beside its company, failures say why', async () => {
+    const table = await freshTable();
+    const woo = competitor(1, { company: 'WooCommerce', domain: 'automattic.com', evidence: { ...competitor(1).evidence, parentCompany: 'Automattic', entity: 'woocommerce.com' } });
+    const s = bulkOn(table, new ScriptedEngine((domain) => (domain.startsWith('empty') ? { targetSource: 'none', competitors: [], failureReason: 'homepage_unreachable' } : { targetSource: 'knowledge-base', competitors: [woo, competitor(2)] })));
+    const { id: accountId } = await s.accounts.open('CSV', 5);
+    const { jobId } = await s.bulk.upload(accountId, csv('shop.com', 'empty.com'), { limit: 5 });
+    for (const m of s.queue.take()) await s.worker.process(m);
+    let text = '';
+    for await (const line of s.bulk.download(accountId, jobId, s.searches)) text += line;
+    expect(text.split('\r\n')).toEqual([
+      'sourceDomain,rank,company,product,domain,matchScore,type,confidence,likelyCompetitor,error,reason,founded,size,hq,ownership,exchange,ticker',
+      'shop.com,1,Automattic,WooCommerce,automattic.com,89,Direct,80,false,,,2011,51-200,US,private,,',
+      'shop.com,2,Rival 2,,rival2.com,88,Direct,80,true,,,2012,51-200,US,private,,',
+      'empty.com,,,,,,,,,no_competitors_found,homepage_unreachable,,,,,,',
+      '',
+    ]);
   });
 
   it('researches every domain with the job\'s filters, recorded on the job and on each search', async () => {

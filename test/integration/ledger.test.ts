@@ -49,6 +49,17 @@ describe('credits ledger', () => {
     expect((await ledgerEntries(account.id)).map((e) => e.amount).sort()).toEqual([-1, 1, 1]);
   });
 
+  it('says why a search found nothing, on the error and in the stored search', async () => {
+    const s = servicesOn(table, new ScriptedEngine(() => ({ targetSource: 'none', competitors: [], failureReason: 'homepage_unreachable' })));
+    const account = await s.accounts.open('Acme', 1);
+    const error = (await s.search.search(account.id, { domain: 'unknown-startup.com', limit: 10 }).catch((e: unknown) => e)) as ApiError;
+    expect(error).toMatchObject({ code: 'no_competitors_found', extra: { reason: 'homepage_unreachable', refunded: true } });
+    expect(error.message).toMatch(/homepage could not be read/);
+    const [item] = (await table.client.send(new QueryCommand({ TableName: table.tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': `ACCOUNT#${account.id}`, ':p': 'SEARCH#' } }))).Items ?? [];
+    const stored = await s.queries.find(account.id, item!.id as string);
+    expect(stored).toMatchObject({ status: 'failed', error: 'no_competitors_found', reason: 'homepage_unreachable' });
+  });
+
   it('refunds when the engine fails, and a second refund of the same search does nothing', async () => {
     const s = servicesOn(table, new ScriptedEngine(() => Promise.reject(new Error('boom'))));
     const account = await s.accounts.open('Acme', 2);

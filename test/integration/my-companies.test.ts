@@ -41,7 +41,8 @@ function expected(targets: string[], width = 10) {
   for (const target of targets) {
     for (const c of found(target, width)) {
       const row = rows.get(c.domain) ?? { timesFound: 0, bestMatchScore: 0, types: new Set<string>(), foundFor: [] };
-      row.timesFound++;
+      // Distinct targets: a target searched again does not count its companies twice.
+      if (!row.foundFor.includes(target)) row.timesFound++;
       row.bestMatchScore = Math.max(row.bestMatchScore, c.matchScore);
       row.types.add(c.type);
       row.foundFor = [target, ...row.foundFor.filter((d) => d !== target)].slice(0, 20);
@@ -184,10 +185,35 @@ describe('GET /api/my-companies (service and adapter)', () => {
     await s.search.search(account.id, { domain: 't0.com', limit: 100 });
     const csv = await s.myCompanies.csv(account.id);
     const lines = csv.split('\r\n');
-    expect(lines[0]).toBe('company,domain,timesFound,bestMatchScore,types,firstSeenAt,lastSeenAt,foundFor,founded,size,hq,ownership,exchange,ticker');
-    expect(csv).toContain(`"'=HYPERLINK(""http://x"")",evil.com,1,89,Direct,`);
-    expect(csv).toContain('"Acme, Inc.",acme.com,1,88,Direct,');
+    expect(lines[0]).toBe('company,product,domain,timesFound,bestMatchScore,types,firstSeenAt,lastSeenAt,foundFor,founded,size,hq,ownership,exchange,ticker');
+    expect(csv).toContain(`"'=HYPERLINK(""http://x"")",,evil.com,1,89,Direct,`);
+    expect(csv).toContain('"Acme, Inc.",,acme.com,1,88,Direct,');
     expect(lines.at(-1)).toBe('');
+  });
+
+  it('keeps one row per company entity: product lines of one domain apart, named beside their company', async () => {
+    const product = (n: number, name: string, host: string) =>
+      competitor(n, { company: name, domain: 'microsoft.com', evidence: { ...competitor(n).evidence, parentCompany: 'Microsoft', entity: host } });
+    const s = servicesOn(
+      table,
+      new ScriptedEngine((domain) => ({
+        targetSource: 'knowledge-base',
+        competitors: domain === 'slack.com' ? [product(1, 'Microsoft Teams', 'teams.microsoft.com'), competitor(2, { company: 'Zoom', domain: 'zoom.com' })] : [product(1, 'Microsoft Dynamics 365', 'dynamics.microsoft.com'), competitor(3, { company: 'Microsoft', domain: 'microsoft.com', evidence: { ...competitor(3).evidence, entity: 'microsoft.com' } })],
+      })),
+    );
+    const account = await s.accounts.open('Acme', 5);
+    for (const domain of ['slack.com', 'salesforce.com', 'slack.com']) await s.search.search(account.id, { domain, limit: 100 });
+    const { items } = await s.myCompanies.list(account.id);
+    const rows = items.map((i) => [i.company, i.product, i.domain, i.timesFound]).sort((a, b) => String(a[1]).localeCompare(String(b[1])));
+    // slack.com was searched twice: its companies count once (distinct targets).
+    expect(rows).toEqual([
+      ['Microsoft', 'Microsoft Dynamics 365', 'microsoft.com', 1],
+      ['Microsoft', 'Microsoft Teams', 'microsoft.com', 1],
+      ['Microsoft', null, 'microsoft.com', 1],
+      ['Zoom', null, 'zoom.com', 1],
+    ]);
+    const csv = await s.myCompanies.csv(account.id);
+    expect(csv).toContain('Microsoft,Microsoft Teams,microsoft.com,1,');
   });
 });
 

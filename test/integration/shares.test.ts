@@ -21,11 +21,11 @@ describe('share links (service and adapter)', () => {
     const account = await s.accounts.open('Acme', 5);
     const { searchId } = await s.search.search(account.id, { domain: 'acme.com', limit: 10 }, { source: 'bulk', jobId: 'job_x' });
     // Act
-    const first = await s.shares.share(account.id, searchId);
-    const again = await s.shares.share(account.id, searchId);
+    const first = await s.shares.share(account.id, searchId, 'https://d111.cloudfront.net');
+    const again = await s.shares.share(account.id, searchId, 'https://d111.cloudfront.net');
     // Assess
     expect(first.created).toBe(true);
-    expect(first.link).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), url: `/share/${first.link.token}`, createdAt: expect.any(String) });
+    expect(first.link).toEqual({ token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), url: `https://d111.cloudfront.net/share/${first.link.token}`, createdAt: expect.any(String) });
     expect(again).toEqual({ link: first.link, created: false });
     const { Items = [] } = await table.client.send(new ScanCommand({ TableName: table.tableName }));
     const lookups = Items.filter((i) => String(i.pk).startsWith('SHARE#'));

@@ -1,11 +1,12 @@
 // cli: the `rivals` commands (commander). `run(argv, io)` runs one command line and returns its exit code, so the
 // bin and the tests share every path.
 import { basename } from 'node:path';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
+import { Writable } from 'node:stream';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { COMPANY_SIZES, COMPETITOR_TYPES, OWNERSHIPS, type LookalikesRequest, type SearchFilters, type SearchRequest } from '@rivals/contracts';
+import { COMPANY_SIZES, COMPETITOR_TYPES, OWNERSHIPS, type LookalikesRequest, type RejectedRow, type SearchFilters, type SearchRequest } from '@rivals/contracts';
 import { Rivals, RivalsError, type BulkProgress, type ClientOptions } from '@rivals/sdk';
 import { configPath, loadConfig, removeConfig, saveConfig } from './config.js';
 import { EXIT, EXIT_CODES_HELP, exitCodeFor } from './exit-codes.js';
@@ -26,6 +27,53 @@ const int = (name: string, min: number, max: number) => (value: string) => {
   return n;
 };
 const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
+/** `--types direct,INDIRECT`: the types in any case, spelled as the API spells them. */
+const typeList = (value: string, previous: string[] = []) =>
+  list(value, []).reduce((types, given) => {
+    const type = COMPETITOR_TYPES.find((t) => t.toLowerCase() === given.toLowerCase());
+    if (!type) throw new InvalidArgumentError(`"${given}" is not a type; use ${COMPETITOR_TYPES.join(', ')} (any case).`);
+    return [...types, type];
+  }, previous);
+
+/** A usage or local-file problem: exit 1 with this message, before any request. */
+const usageError = (message: string) => new CommanderError(EXIT.usage, 'rivals.usage', message);
+
+/** A local file's bytes, or a usage error that names the file and says what is wrong with it. */
+async function readLocalFile(path: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    throw usageError(`cannot read ${path}: ${fileProblem(error)}`);
+  }
+}
+const fileProblem = (error: unknown): string => {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a directory';
+  return (error as Error)?.message ?? String(error);
+};
+
+/**
+ * Reads a secret from the terminal without echoing it: readline echoes what is typed to its output, here a sink.
+ * Off a terminal (a pipe: `echo $KEY | rivals login`) the line is read as it comes.
+ */
+async function readSecret(stdin: NodeJS.ReadableStream & { isTTY?: boolean }, prompt: NodeJS.WritableStream, label: string): Promise<string> {
+  const terminal = Boolean(stdin.isTTY);
+  if (terminal) prompt.write(label);
+  const muted = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const rl = createInterface({ input: stdin, output: muted, terminal });
+  try {
+    return (await rl.question('')).trim();
+  } finally {
+    rl.close();
+    if (terminal) prompt.write('\n');
+  }
+}
+
+/** Rejected rows, said plainly: what was in the file, on which line, and why it was not researched (nor charged). */
+const rejectedLines = (rows: RejectedRow[]): string[] =>
+  rows.length ? [`${rows.length} row${rows.length === 1 ? '' : 's'} rejected (not charged):`, ...rows.map((r) => `  line ${r.row}: ${JSON.stringify(r.value)}: ${r.reason}`)] : [];
 
 /** The first `max` items of a paged list. */
 async function collect<T>(items: AsyncIterable<T>, max = Infinity): Promise<T[]> {
@@ -88,6 +136,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       baseUrl: globals.baseUrl ?? (env.RIVALS_BASE_URL || stored.baseUrl),
       timeoutMs: globals.timeout ? globals.timeout * 1000 : undefined,
     };
+    if (!options.apiKey) throw new CommanderError(EXIT.auth, 'rivals.auth', 'No API key: run `rivals login` to store one, or set RIVALS_API_KEY, or pass --api-key.');
     return io.client ? io.client(options) : new Rivals(options);
   };
   const emit = (json: boolean, value: unknown, render: () => string): void => out(json ? JSON.stringify(value, null, 2) : render());
@@ -95,16 +144,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   program
     .command('login')
     .description('check an API key and store it (mode 0600) in your config directory')
-    .option('--key <key>', 'the key (default: read from stdin)')
+    .option('--key <key>', 'the key (default: asked for without echo on a terminal, else read from stdin)')
     .action(async (options: { key?: string }) => {
       let key = options.key ?? program.opts().apiKey;
-      if (!key) {
-        const rl = createInterface({ input: io.stdin ?? process.stdin, output: io.stderr, terminal: false });
-        if (io.stdin?.isTTY ?? process.stdin.isTTY) io.stderr.write('API key (sk-live-...): ');
-        key = (await rl.question('')).trim();
-        rl.close();
-      }
-      if (!key) throw new CommanderError(EXIT.usage, 'rivals.usage', 'No key given.');
+      if (!key) key = await readSecret(io.stdin ?? process.stdin, io.stderr, 'API key (sk-live-..., not shown as you type): ');
+      if (!key) throw usageError('No key given.');
       const baseUrl = program.opts().baseUrl ?? (env.RIVALS_BASE_URL || undefined);
       const rivals = io.client ? io.client({ apiKey: key, baseUrl }) : new Rivals({ apiKey: key, baseUrl });
       const { creditsRemaining } = await rivals.balance();
@@ -127,7 +171,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const withFilters = (command: Command) =>
     command
       .option('--exclude <domains>', 'comma-separated domains never to return (repeatable)', list)
-      .addOption(new Option('--types <types>', `only these types: ${COMPETITOR_TYPES.join(',')}`).argParser(list))
+      .addOption(new Option('--types <types>', `only these types: ${COMPETITOR_TYPES.join(',')} (any case)`).argParser(typeList))
       .option('--min-score <n>', 'only competitors scoring at least n (0..100)', int('--min-score', 0, 100))
       .option('--countries <codes>', 'only competitors headquartered in these ISO countries, e.g. US,DE', list)
       .option('--sizes <bands>', `only these size bands: ${COMPANY_SIZES.join(',')}`, list)
@@ -152,7 +196,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .argument('<domain>', 'a domain or URL, e.g. stripe.com')
       .option('-n, --limit <n>', 'competitors to return, 1..100', int('--limit', 1, 100)),
   )
-    .option('--json', 'print the JSON result')
+    .addOption(new Option('--json', 'print the JSON result').conflicts('csv'))
     .option('--csv', 'print CSV')
     .action(async (domain: string, options: FilterOptions & { limit?: number; json?: boolean; csv?: boolean }) => {
       const request: SearchRequest = { domain, ...filtersOf(options) };
@@ -221,15 +265,22 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   program
     .command('show')
     .description('a past search with the evidence behind each competitor (free)')
-    .argument('<searchId>')
+    .argument('<searchId>', 'the search\'s id (srch_...), from `rivals history`')
     .option('--json', 'print JSON')
     .action(async (id: string, options: { json?: boolean }) => {
       const search = await (await client()).searches.get(id);
       emit(Boolean(options.json), search, () =>
         [
           style.bold(`${search.domain}  ${search.status}  ${search.createdAt}  ${search.totalCompetitors} competitors (${search.likelyCompetitors} likely)${search.error ? `  error: ${search.error}` : ''}`),
-          table(['#', 'company', 'domain', 'score', 'type', 'why'], search.competitors.map((c) => [c.rank, c.company, c.domain, c.matchScore, c.type, [c.evidence.relation, ...c.evidence.sharedCategories].filter(Boolean).slice(0, 3).join('; ')]), style),
-        ].join('\n'),
+          search.reason ? style.dim(`why nothing was found: ${search.reason}`) : '',
+          table(
+            ['#', 'company', 'domain', 'score', 'type', 'hq', 'size', 'why'],
+            search.competitors.map((c) => [c.rank, c.evidence.parentCompany ? `${c.company} (${c.evidence.parentCompany})` : c.company, c.domain, c.matchScore, c.type, c.evidence.headquarters, c.evidence.size, c.evidence.signals.slice(0, 2).join('; ')]),
+            style,
+          ),
+        ]
+          .filter(Boolean)
+          .join('\n'),
       );
     });
 
@@ -253,16 +304,21 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       stop: () => io.stderr.isTTY && started && bar.stop(),
     };
   };
-  const writeCsv = async (content: string, output?: string): Promise<void> => {
-    if (output) await writeFile(output, content);
-    else io.stdout.write(content.endsWith('\n') ? content : `${content}\n`);
+  const writeCsv = async (content: string, output?: string, saved = ''): Promise<void> => {
+    if (output) {
+      try {
+        await writeFile(output, content);
+      } catch (error) {
+        throw usageError(`cannot write ${output}: ${fileProblem(error)}${saved}`);
+      }
+    } else io.stdout.write(content.endsWith('\n') ? content : `${content}\n`);
   };
 
   withFilters(
     bulk
       .command('upload')
       .description('upload a CSV of domains (direct up to 5 MB, presigned above); prints the job id')
-      .argument('<file>')
+      .argument('<file>', 'a CSV of domains: one a line, or a column named domain, website or url')
       .option('-n, --limit <n>', 'competitors per domain, 1..100', int('--limit', 1, 100)),
   )
     .option('--webhook-url <url>', 'https URL told when the job ends')
@@ -271,20 +327,24 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .option('--poll <seconds>', 'with --wait: seconds between polls', int('--poll', 1, 3600), 2)
     .option('--json', 'print JSON')
     .action(async (file: string, options: FilterOptions & { limit?: number; webhookUrl?: string; wait?: boolean; output?: string; poll: number; json?: boolean }) => {
+      // The file first: a missing or unreadable file is the caller's to fix, and costs nothing.
+      const content = await readLocalFile(file);
       const rivals = await client();
-      const jobOptions = { limit: options.limit, webhookUrl: options.webhookUrl, ...filtersOf(options) };
+      const jobOptions = { limit: options.limit, webhookUrl: options.webhookUrl, filename: basename(file), ...filtersOf(options) };
       const bar = progressBar(Boolean(options.wait));
       if (!options.wait) {
-        const { readFile } = await import('node:fs/promises');
-        const accepted = await rivals.bulk.upload(await readFile(file), { ...jobOptions, filename: basename(file) });
-        return emit(Boolean(options.json), accepted, () => `job ${accepted.jobId}: ${accepted.status}, ${accepted.totalDomains} domains, ${accepted.creditsReserved} credits reserved, ${accepted.creditsRemaining} left`);
+        const accepted = await rivals.bulk.upload(content, jobOptions);
+        return emit(Boolean(options.json), accepted, () =>
+          [`job ${accepted.jobId}: ${accepted.status}, ${accepted.totalDomains} domains, ${accepted.creditsReserved} credits reserved, ${accepted.creditsRemaining} left`, ...rejectedLines(accepted.rejectedRows)].join('\n'),
+        );
       }
       try {
-        const { job, csv: results } = await rivals.bulk.run(file, { ...jobOptions, pollIntervalMs: options.poll * 1000, onProgress: (p) => bar.update(p) });
+        const { job, csv: results } = await rivals.bulk.run(content, { ...jobOptions, pollIntervalMs: options.poll * 1000, onProgress: (p) => bar.update(p) });
         bar.stop();
         if (options.json) return emit(true, job, () => '');
         io.stderr.write(`job ${job.jobId}: ${job.status}, ${job.completedDomains} done, ${job.failedDomains} failed, ${job.creditsCharged} credits charged, ${job.creditsRefunded} refunded\n`);
-        if (results !== null) await writeCsv(results, options.output);
+        for (const line of rejectedLines(job.rejectedRows)) io.stderr.write(`${line}\n`);
+        if (results !== null) await writeCsv(results, options.output, `; the results stay available: rivals bulk download ${job.jobId}`);
       } finally {
         bar.stop();
       }
@@ -293,14 +353,15 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   bulk
     .command('status')
     .description('a job\'s progress and results (free)')
-    .argument('<jobId>')
+    .argument('<jobId>', 'the job\'s id (job_...), from `rivals bulk list`')
     .option('--json', 'print JSON')
     .action(async (jobId: string, options: { json?: boolean }) => {
       const job = await (await client()).bulk.get(jobId);
       emit(Boolean(options.json), job, () =>
         [
-          style.bold(`job ${job.jobId}: ${job.status}, ${job.completedDomains}/${job.totalDomains} done, ${job.failedDomains} failed, ${job.creditsCharged} charged, ${job.creditsRefunded} refunded`),
-          table(['domain', 'status', 'competitors', 'likely', 'searchId', 'error'], job.results.map((r) => [r.domain, r.status, r.totalCompetitors, r.likelyCompetitors, r.searchId, r.error]), style),
+          style.bold(`job ${job.jobId}: ${job.status}, ${job.completedDomains}/${job.totalDomains} done, ${job.failedDomains} failed, ${job.creditsCharged} charged, ${job.creditsRefunded} refunded${job.error ? `; could not run: ${job.error}` : ''}`),
+          table(['domain', 'status', 'competitors', 'likely', 'searchId', 'error'], job.results.map((r) => [r.domain, r.status, r.totalCompetitors, r.likelyCompetitors, r.searchId, [r.error, r.reason].filter(Boolean).join(': ')]), style),
+          ...rejectedLines(job.rejectedRows),
           job.nextCursor ? style.dim('(more results: --json and the API\'s cursor, or `rivals bulk download`)') : '',
         ].filter(Boolean).join('\n'),
       );
@@ -309,14 +370,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   bulk
     .command('download')
     .description('the results CSV of a job')
-    .argument('<jobId>')
+    .argument('<jobId>', 'the job\'s id (job_...), from `rivals bulk list`')
     .option('-o, --output <file>', 'write to this file instead of stdout')
     .action(async (jobId: string, options: { output?: string }) => writeCsv(await (await client()).bulk.download(jobId), options.output));
 
   bulk
     .command('cancel')
     .description('cancel a queued or running job; domains not started are refunded')
-    .argument('<jobId>')
+    .argument('<jobId>', 'the job\'s id (job_...), from `rivals bulk list`')
     .action(async (jobId: string) => {
       await (await client()).bulk.cancel(jobId);
       out(`job ${jobId} cancelled`);
@@ -334,20 +395,21 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   program
     .command('companies')
     .description('every company found across your searches, most often found first (free)')
-    .option('--json', 'print JSON')
+    .addOption(new Option('--json', 'print JSON').conflicts('csv'))
     .option('--csv', 'print CSV (the API\'s export)')
     .action(async (options: { json?: boolean; csv?: boolean }) => {
       const rivals = await client();
       if (options.csv) return writeCsv(await rivals.myCompanies.csv());
       const companies = await rivals.myCompanies.list();
       emit(Boolean(options.json), companies, () =>
-        table(['company', 'domain', 'found', 'best', 'types', 'lastSeenAt'], companies.items.map((c) => [c.company, c.domain, c.timesFound, c.bestMatchScore, c.types.join(','), c.lastSeenAt]), style),
+        table(['company', 'product', 'domain', 'found', 'best', 'types', 'lastSeenAt'], companies.items.map((c) => [c.company, c.product ?? '', c.domain, c.timesFound, c.bestMatchScore, c.types.join(','), c.lastSeenAt]), style),
       );
     });
 
   const saved = program.command('saved').description('your saved companies (watchlist)');
   saved
     .command('list')
+    .description('your saved companies, newest first (free)')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const items = await collect((await client()).saved.iterate({ limit: 200 }));
@@ -357,9 +419,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     });
   saved
     .command('add')
-    .argument('<domain>')
-    .option('--company <name>')
-    .option('--note <text>')
+    .description('save a company to the watchlist, or update its note (free)')
+    .argument('<domain>', 'the company\'s domain, e.g. linear.app')
+    .option('--company <name>', 'its name (default: the name Rivals knows it by)')
+    .option('--note <text>', 'a note, up to 500 characters')
     .option('--search-id <id>', 'the search it was found in')
     .option('--json', 'print JSON')
     .action(async (domain: string, options: { company?: string; note?: string; searchId?: string; json?: boolean }) => {
@@ -367,8 +430,22 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       emit(Boolean(options.json), row, () => `saved ${row.domain}`);
     });
   saved
+    .command('edit')
+    .description('change a saved company\'s note or name (free)')
+    .argument('<domain>', 'the saved domain')
+    .option('--note <text>', 'the new note ("" clears it)')
+    .option('--company <name>', 'the new name')
+    .option('--json', 'print JSON')
+    .action(async (domain: string, options: { note?: string; company?: string; json?: boolean }) => {
+      if (options.note === undefined && options.company === undefined) throw usageError('Give --note or --company.');
+      const changes = { ...(options.note !== undefined ? { note: options.note === '' ? null : options.note } : {}), ...(options.company !== undefined ? { company: options.company } : {}) };
+      const row = await (await client()).saved.update(domain, changes);
+      emit(Boolean(options.json), row, () => `updated ${row.domain}${row.note ? `: ${row.note}` : ''}`);
+    });
+  saved
     .command('remove')
-    .argument('<domain>')
+    .description('remove a company from the watchlist (free)')
+    .argument('<domain>', 'the saved domain')
     .action(async (domain: string) => {
       await (await client()).saved.remove(domain);
       out(`removed ${domain}`);
@@ -395,7 +472,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   program
     .command('share')
     .description('a public read-only link to a search (--revoke to take it back)')
-    .argument('<searchId>')
+    .argument('<searchId>', 'the search\'s id (srch_...), from `rivals history`')
     .option('--revoke', 'revoke the link')
     .option('--json', 'print JSON')
     .action(async (id: string, options: { revoke?: boolean; json?: boolean }) => {
@@ -411,6 +488,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const keys = program.command('keys').description('API keys of your account');
   keys
     .command('list')
+    .description('the account\'s keys, newest first (never the keys themselves)')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const items = await collect((await client()).keys.iterate({ limit: 200 }));
@@ -420,7 +498,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     });
   keys
     .command('create')
-    .option('--name <name>')
+    .description('create a key; it is printed this once')
+    .option('--name <name>', 'a name to tell it apart, e.g. ci')
     .option('--json', 'print JSON')
     .action(async (options: { name?: string; json?: boolean }) => {
       const key = await (await client()).keys.create(options.name ? { name: options.name } : {});
@@ -428,7 +507,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     });
   keys
     .command('revoke')
-    .argument('<id>')
+    .description('revoke a key at once (not the account\'s last one)')
+    .argument('<id>', 'the key\'s id (key_...), from `rivals keys list`')
     .action(async (id: string) => {
       await (await client()).keys.revoke(id);
       out(`revoked ${id}`);
@@ -443,9 +523,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     exitCode = exitCodeFor(error);
     if (error instanceof RivalsError) {
       io.stderr.write(`${errStyle.red(`error ${error.code}`)}${error.status ? ` (${error.status})` : ''}: ${error.message}${error.requestId ? errStyle.dim(` [request ${error.requestId}]`) : ''}\n`);
+      if (error.status === 401) io.stderr.write('Run `rivals login` to store a valid key, or set RIVALS_API_KEY.\n');
     } else if (!(error instanceof CommanderError)) {
       io.stderr.write(`${errStyle.red('error')}: ${(error as Error)?.message ?? error}\n`);
-    } else if (error.code === 'rivals.usage') io.stderr.write(`${errStyle.red('error')}: ${error.message}\n`);
+    } else if (error.code.startsWith('rivals.')) io.stderr.write(`${errStyle.red('error')}: ${error.message}\n`);
   }
   return exitCode;
 }

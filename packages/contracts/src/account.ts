@@ -44,7 +44,11 @@ export type HistoryPage = z.infer<typeof HistoryPage>;
 export const MyCompaniesQuery = z.strictObject({ format: z.enum(['json', 'csv']).default('json') });
 
 export const MyCompany = z.strictObject({
+  /** The company (for a product line, the company that makes it: Microsoft for Teams). */
   company: z.string(),
+  /** The product line, when the row is one (Teams); null for a company found as itself. */
+  product: z.string().nullable(),
+  /** The company's website domain (microsoft.com for Teams): the same for a company and its product lines. */
   domain: z.string(),
   timesFound: z.number().int().min(1),
   bestMatchScore: z.number().int().min(0).max(100),
@@ -63,7 +67,7 @@ export const MyCompanies = z.strictObject({
   total: z.number().int().min(0),
 });
 export type MyCompanies = z.infer<typeof MyCompanies>;
-export const MY_COMPANIES_CSV_COLUMNS = ['company', 'domain', 'timesFound', 'bestMatchScore', 'types', 'firstSeenAt', 'lastSeenAt', 'foundFor', ...FIRMOGRAPHICS_CSV_COLUMNS] as const;
+export const MY_COMPANIES_CSV_COLUMNS = ['company', 'product', 'domain', 'timesFound', 'bestMatchScore', 'types', 'firstSeenAt', 'lastSeenAt', 'foundFor', ...FIRMOGRAPHICS_CSV_COLUMNS] as const;
 
 export const ShareLink = z.strictObject({
   /** The secret of the link: whoever has it can read the search. */
@@ -94,6 +98,15 @@ export const SaveCompanyRequest = z.strictObject({
   searchId: z.string().max(64).optional(),
 });
 export type SaveCompanyRequest = z.input<typeof SaveCompanyRequest>;
+
+/** PATCH /api/saved-companies/:domain: the fields to change; null clears one. */
+export const UpdateSavedCompanyRequest = z
+  .strictObject({
+    company: z.string().trim().min(1).max(200).nullable().optional(),
+    note: z.string().max(NOTE_MAX).nullable().optional(),
+  })
+  .refine((body) => body.company !== undefined || body.note !== undefined, { message: 'give company or note (null clears it)' });
+export type UpdateSavedCompanyRequest = z.input<typeof UpdateSavedCompanyRequest>;
 
 export const SavedCompany = z.strictObject({
   domain: z.string(),

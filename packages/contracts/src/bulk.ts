@@ -1,6 +1,6 @@
 // contracts: bulk research jobs, their per-domain results and their webhooks (docs/api.md "Bulk").
 import { z } from 'zod';
-import { COMPANY_SIZES, COMPETITOR_TYPES, EXCLUDE_MAX, FIRMOGRAPHICS_CSV_COLUMNS, OWNERSHIPS, SEARCH_LIMIT_MAX, SearchFilters } from './search.js';
+import { COMPANY_SIZES, COMPETITOR_TYPES, EXCLUDE_MAX, FailureReason, FIRMOGRAPHICS_CSV_COLUMNS, OWNERSHIPS, SEARCH_LIMIT_MAX, SearchFilters } from './search.js';
 
 export const JOB_STATUSES = ['awaiting_upload', 'queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 export const JobStatus = z.enum(JOB_STATUSES);
@@ -86,6 +86,8 @@ export const BulkDomainResult = z.strictObject({
   totalCompetitors: z.number().int().nullable(),
   likelyCompetitors: z.number().int().nullable(),
   error: z.string().nullable(),
+  /** For no_competitors_found: why nothing was found (see FAILURE_REASONS). */
+  reason: FailureReason.nullable(),
 });
 export type BulkDomainResult = z.infer<typeof BulkDomainResult>;
 
@@ -128,7 +130,11 @@ export const BulkJob = BulkJobSummary.extend({
 });
 export type BulkJob = z.infer<typeof BulkJob>;
 
-export const BULK_CSV_COLUMNS = ['sourceDomain', 'rank', 'company', 'domain', 'matchScore', 'type', 'confidence', 'likelyCompetitor', 'error', ...FIRMOGRAPHICS_CSV_COLUMNS] as const;
+/**
+ * Columns of a job's results CSV. `company` is the company whose website `domain` is (for a product line, the company
+ * that makes it) and `product` the product line, when the row is one, so that `company` and `domain` always agree.
+ */
+export const BULK_CSV_COLUMNS = ['sourceDomain', 'rank', 'company', 'product', 'domain', 'matchScore', 'type', 'confidence', 'likelyCompetitor', 'error', 'reason', ...FIRMOGRAPHICS_CSV_COLUMNS] as const;
 
 /** Body of the webhook POST. */
 export const BulkJobEvent = z.strictObject({

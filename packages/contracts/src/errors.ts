@@ -40,6 +40,8 @@ export const ErrorBody = z.object({
       creditsRequired: z.number().int().optional(),
       refunded: z.boolean().optional(),
       retryAfterSeconds: z.number().int().optional(),
+      /** On 422 no_competitors_found: why nothing was found (homepage_unreachable, homepage_too_thin, no_rivals_known, filters_excluded_all). */
+      reason: z.string().optional(),
     })
     .loose(),
 });

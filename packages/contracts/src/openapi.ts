@@ -2,12 +2,12 @@
 // that the document and the service cannot disagree. Served at GET /api/openapi.json.
 import { z } from 'zod';
 import { ErrorBody, errorCodes, ERROR_STATUS, type ErrorCode } from './errors.js';
-import { HistoryPage, MyCompanies, SaveCompanyRequest, SavedCompaniesPage, SavedCompany, SharedSearch, ShareLink } from './account.js';
+import { HistoryPage, MyCompanies, SaveCompanyRequest, SavedCompaniesPage, SavedCompany, SharedSearch, ShareLink, UpdateSavedCompanyRequest } from './account.js';
 import { Change, ChangesPage, SetWebhookEndpointRequest, WatchlistChangedEvent, WebhookEndpoint } from './monitor.js';
 import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey, RevokeApiKeyRequest } from './api-keys.js';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './pages.js';
 import { Balance, Health, LookalikesRequest, LookalikesResult, SearchRequest, SearchResult, StoredSearch } from './search.js';
-import { BulkJob, BulkJobEvent, BulkJobList, BulkUploadAccepted, BulkUploadUrl, BulkUploadUrlRequest, WebhookSecret } from './bulk.js';
+import { BULK_CSV_COLUMNS, BulkJob, BulkJobEvent, BulkJobList, BulkUploadAccepted, BulkUploadUrl, BulkUploadUrlRequest, WebhookSecret } from './bulk.js';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
@@ -116,6 +116,7 @@ export function openApiDocument(version: string) {
         ShareLink: jsonSchema(ShareLink),
         SharedSearch: jsonSchema(SharedSearch),
         SaveCompanyRequest: jsonSchema(SaveCompanyRequest, 'input'),
+        UpdateSavedCompanyRequest: jsonSchema(UpdateSavedCompanyRequest, 'input'),
         SavedCompany: jsonSchema(SavedCompany),
         SavedCompaniesPage: jsonSchema(SavedCompaniesPage),
         Change: jsonSchema(Change),
@@ -235,7 +236,7 @@ export function openApiDocument(version: string) {
           requestBody: { required: true, content: json('SaveCompanyRequest') },
           responses: {
             '201': ok('Saved.', 'SavedCompany'),
-            '200': ok('Saved before: the row as it is, unchanged.', 'SavedCompany'),
+            '200': ok('Saved before: the row, with the note, name or search given here updated.', 'SavedCompany'),
             ...errors('invalid_request', 'invalid_domain', 'not_found', 'conflict', 'unsupported_media_type', ...keyed),
           },
         },
@@ -273,6 +274,13 @@ export function openApiDocument(version: string) {
         },
       },
       '/api/saved-companies/{domain}': {
+        patch: {
+          operationId: 'updateSavedCompany',
+          summary: 'Changes the note or the name of a saved company; null clears it (free)',
+          parameters: [{ name: 'domain', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: { required: true, content: json('UpdateSavedCompanyRequest') },
+          responses: { '200': ok('The row as updated.', 'SavedCompany'), ...errors('invalid_request', 'invalid_domain', 'not_found', 'unsupported_media_type', ...keyed) },
+        },
         delete: {
           operationId: 'removeSavedCompany',
           summary: 'Removes a company from the watchlist (free)',
@@ -412,7 +420,7 @@ function bulkPaths() {
         summary: 'The results as CSV: one row per competitor, one row with an error per failed domain (free)',
         parameters: [jobId],
         responses: {
-          '200': { description: 'sourceDomain,rank,company,domain,matchScore,type,confidence,likelyCompetitor,error', headers: requestId, content: { 'text/csv': { schema: { type: 'string' } } } },
+          '200': { description: BULK_CSV_COLUMNS.join(','), headers: requestId, content: { 'text/csv': { schema: { type: 'string' } } } },
           ...errors(...keyErrors, 'not_found', 'payload_too_large'),
         },
       },

@@ -104,6 +104,17 @@ export const Evidence = z.object({
   source: z.string(),
   /** When the row's company was last read from its homepage (discovered companies only). */
   fetchedAt: z.string().optional(),
+  /**
+   * When the row is a product line reported under its company's domain (Teams under microsoft.com): the company's
+   * name. The row's `company` is then the product's name.
+   */
+  parentCompany: z.string().optional(),
+  /** The knowledge-base entry's own host (teams.microsoft.com), which tells product lines of one domain apart. */
+  entity: z.string().optional(),
+  /** What the company does, where it is headquartered (ISO country code) and its size (employees), where known. */
+  description: z.string().optional(),
+  headquarters: z.string().optional(),
+  size: z.string().optional(),
 });
 export type Evidence = z.infer<typeof Evidence>;
 
@@ -124,6 +135,18 @@ export type Health = z.infer<typeof Health>;
 
 export const SEARCH_STATUSES = ['running', 'succeeded', 'failed'] as const;
 
+/**
+ * Why a search that ran found nothing (422 `no_competitors_found`, and kept with the failed search):
+ * - `homepage_unreachable`: the knowledge base does not know the company and its homepage could not be read (no
+ *   answer, an error status, not an HTML page, robots.txt refuses, or too slow);
+ * - `homepage_too_thin`: the homepage was read but says too little to tell what the company does;
+ * - `no_rivals_known`: the company was placed (known, or from its homepage) but no company ranks against it;
+ * - `filters_excluded_all`: rivals were found, but none passed the search's filters.
+ */
+export const FAILURE_REASONS = ['homepage_unreachable', 'homepage_too_thin', 'no_rivals_known', 'filters_excluded_all'] as const;
+export const FailureReason = z.enum(FAILURE_REASONS);
+export type FailureReason = z.infer<typeof FailureReason>;
+
 /** GET /api/searches/:id: a past search as stored, each row with the evidence behind it. Free to read. */
 export const StoredSearch = z.strictObject({
   id: z.string(),
@@ -142,6 +165,8 @@ export const StoredSearch = z.strictObject({
   likelyCompetitors: z.number().int(),
   /** Why a failed search failed (an error code); its credit was refunded. */
   error: z.string().nullable(),
+  /** For `no_competitors_found`: why nothing was found (see FAILURE_REASONS); null otherwise. */
+  reason: FailureReason.nullable(),
   competitors: z.array(StoredCompetitor),
 });
 export type StoredSearch = z.infer<typeof StoredSearch>;

@@ -1,5 +1,5 @@
 // core: the one domain error type. Services throw it; the HTTP error mapper turns it into the documented body.
-import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from '@rivals/contracts';
+import { ERROR_STATUS, type ErrorCode, type ErrorDetail, type FailureReason } from '@rivals/contracts';
 
 export interface ApiErrorExtra {
   details?: ErrorDetail[];
@@ -7,6 +7,8 @@ export interface ApiErrorExtra {
   creditsRequired?: number;
   refunded?: boolean;
   retryAfterSeconds?: number;
+  /** no_competitors_found: why nothing was found. */
+  reason?: FailureReason;
 }
 
 export class ApiError extends Error {

@@ -1,5 +1,5 @@
 // core: the ports the services need. Adapters (db, engine, crawler) implement them; services never import adapters.
-import type { CompetitorType, Evidence, Firmographics, HistoryItem, MyCompany, SavedCompany, SearchFilters, StoredCompetitor } from '@rivals/contracts';
+import type { CompetitorType, Evidence, FailureReason, Firmographics, HistoryItem, MyCompany, SavedCompany, SearchFilters, StoredCompetitor } from '@rivals/contracts';
 
 export interface Clock {
   now(): Date;
@@ -35,6 +35,8 @@ export interface SearchRecord {
   likelyCompetitors?: number;
   competitors?: StoredCompetitor[];
   error?: string;
+  /** For no_competitors_found: why nothing was found. */
+  reason?: FailureReason;
   /** The live share link of this search; only its owner ever sees the token (the public lookup keeps its hash). */
   share?: ShareRecord;
 }
@@ -50,7 +52,7 @@ export interface CreditsLedger {
   /** Marks a running search succeeded with its results. Throws conflict if it is not running. */
   settleSearch(accountId: string, searchId: string, result: SettledSearch): Promise<void>;
   /** Marks a running search failed and gives its credit back. Returns false when it was no longer running. */
-  refundSearch(accountId: string, searchId: string, failure: { error: string; completedAt: string; elapsedSeconds: number }): Promise<boolean>;
+  refundSearch(accountId: string, searchId: string, failure: { error: string; reason?: FailureReason; completedAt: string; elapsedSeconds: number }): Promise<boolean>;
   balance(accountId: string): Promise<number>;
 }
 
@@ -140,9 +142,14 @@ export interface SavedCompanyStore {
   save(accountId: string, row: SavedCompany, max: number): Promise<{ row: SavedCompany; created: boolean }>;
   /** Newest first. */
   list(accountId: string, request: PageRequest): Promise<Page<SavedCompany>>;
+  /** Changes the given fields of a saved row (null clears one); null when the domain is not saved. */
+  update(accountId: string, domain: string, changes: Partial<Pick<SavedCompany, 'company' | 'note' | 'searchId'>>): Promise<SavedCompany | null>;
   /** Idempotent. */
   remove(accountId: string, domain: string): Promise<void>;
 }
+
+/** The name a company goes by, from what the service knows of its domain (the account's rows, the knowledge base, a read homepage). */
+export type CompanyNameLookup = (accountId: string, domain: string) => Promise<string | null>;
 
 export interface Account {
   id: string;
@@ -253,6 +260,8 @@ export interface ResearchOutcome {
   /** How the engine knew the target: from the knowledge base, a crawled homepage, or not at all. */
   targetSource: 'knowledge-base' | 'homepage' | 'none';
   competitors: ResearchedCompetitor[];
+  /** When `competitors` is empty: why (the homepage could not be read, said too little, no rival ranks, filters). */
+  failureReason?: FailureReason;
 }
 
 /** The research engine: ranked competitors of a registrable domain, best first, at most `limit`. */

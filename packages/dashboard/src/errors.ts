@@ -1,6 +1,6 @@
 // dashboard: what an error means to a person. One sentence for every code the API answers with (the Record type
 // makes a missing code a compile error) and for the client's own failures (no answer, a timeout).
-import type { ErrorCode } from '@rivals/contracts';
+import type { ErrorCode, FailureReason } from '@rivals/contracts';
 import { RivalsError } from '@rivals/sdk/browser';
 
 type ClientCode = 'connection_error' | 'timeout' | 'invalid_response';
@@ -29,6 +29,14 @@ export const ERROR_SENTENCES: Record<ErrorCode | ClientCode, string> = {
   invalid_response: 'Rivals sent an answer the dashboard did not understand. Reload and try again.',
 };
 
+/** Why a search found nothing (the 422's `reason`), said to a person, with what to try. */
+export const REASON_SENTENCES: Record<FailureReason, string> = {
+  homepage_unreachable: 'We do not know this company yet, and its website could not be read. Check the domain for a typo, or try the domain its website lives on. Your credit was refunded.',
+  homepage_too_thin: 'We do not know this company yet, and its homepage says too little to tell what it does. Try the domain of its main product site. Your credit was refunded.',
+  no_rivals_known: 'We know this company, but no competitors of it are known yet. Your credit was refunded.',
+  filters_excluded_all: 'Competitors were found, but none match your filters. Loosen the filters and try again. Your credit was refunded.',
+};
+
 export interface Problem {
   code: string;
   sentence: string;
@@ -44,7 +52,7 @@ export interface Problem {
 export function describeError(error: unknown): Problem {
   if (error instanceof RivalsError) {
     const known = (ERROR_SENTENCES as Record<string, string>)[error.code];
-    let sentence = known ?? error.message;
+    let sentence = (error.reason ? (REASON_SENTENCES as Record<string, string>)[error.reason] : undefined) ?? known ?? error.message;
     const wait = error.retryAfterSeconds;
     if (error.code === 'rate_limited') sentence = `${sentence} Wait ${Math.max(1, Math.ceil(wait ?? 1))} second${Math.ceil(wait ?? 1) > 1 ? 's' : ''} and try again.`;
     const body = error.body ?? {};

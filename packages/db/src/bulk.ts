@@ -3,7 +3,7 @@
 // counters, the stored search and, for a refund, the account and its ledger entry: applied once, whatever redelivers.
 import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { insufficientCredits, type SecretSealer, type BulkDomainRecord, type BulkJobRecord, type BulkJobStore, type DomainFailure, type Page, type PageRequest, type SearchRecord } from '@rivals/core';
-import type { RejectedRow, WebhookAttempt } from '@rivals/contracts';
+import type { FailureReason, RejectedRow, WebhookAttempt } from '@rivals/contracts';
 import type { TableRef } from './client.js';
 import { CONDITIONS, failedCondition, isConditionFailure } from './conditions.js';
 import { keys, withoutKeys } from './keys.js';
@@ -340,21 +340,22 @@ export class DynamoBulkJobStore implements BulkJobStore {
     }
   }
 
-  async failDomain(domain: BulkDomainRecord, error: string, at: string): Promise<DomainFailure> {
+  async failDomain(domain: BulkDomainRecord, error: string, at: string, reason?: FailureReason): Promise<DomainFailure> {
+    const withReason = reason ? ', #reason = :reason' : '';
     try {
       await this.transact({
         ClientRequestToken: this.token('f', domain),
         TransactItems: [
-          this.domainUpdate(domain, '#error = :error, completedAt = :at', { ':to': 'failed', ':error': error, ':at': at }, { '#error': 'error' }),
+          this.domainUpdate(domain, `#error = :error, completedAt = :at${withReason}`, { ':to': 'failed', ':error': error, ':at': at, ...(reason ? { ':reason': reason } : {}) }, { '#error': 'error', ...(reason ? { '#reason': 'reason' } : {}) }),
           {
             // The domain's search fails with it; if it had been settled, the domain succeeded after all.
             Update: {
               TableName: this.name,
               Key: keys.search(domain.accountId, domain.searchId),
-              UpdateExpression: 'SET #status = :failed, #error = :error, completedAt = :at, refunded = :true',
+              UpdateExpression: `SET #status = :failed, #error = :error, completedAt = :at, refunded = :true${withReason}`,
               ConditionExpression: 'attribute_not_exists(pk) OR #status = :running',
-              ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-              ExpressionAttributeValues: { ':failed': 'failed', ':running': 'running', ':error': error, ':at': at, ':true': true },
+              ExpressionAttributeNames: { '#status': 'status', '#error': 'error', ...(reason ? { '#reason': 'reason' } : {}) },
+              ExpressionAttributeValues: { ':failed': 'failed', ':running': 'running', ':error': error, ':at': at, ':true': true, ...(reason ? { ':reason': reason } : {}) },
             },
           },
           {

@@ -18,8 +18,16 @@
 //    /api/my-companies finishes the account's pending aggregations first (one Query on its partition, normally
 //    empty), so a read always includes every settled search and no sweeper is needed.
 //
-// Rows: ACCOUNT#<acct> / COMPANY#<domain>; GSI1 COMPANIES#<acct> / <inverted zero-padded timesFound>#<domain>, so
+// Rows: ACCOUNT#<acct> / COMPANY#<row key>; GSI1 COMPANIES#<acct> / <inverted zero-padded timesFound>#<row key>, so
 // "most often found first" is one Query on the index. foundFor keeps the FOUND_FOR_MAX most recent target domains.
+// One row per company entity: a company's row key is its domain; a product line reported under its company's domain
+// (Teams under microsoft.com) has its own row, keyed by its own host, with the company named beside the product.
+//
+// timesFound counts distinct targets: searching stripe.com twice counts Adyen once. Each target the account searched
+// has a marker ACCOUNT#<acct> / AGGTARGET#<target> holding the row keys already counted for it (a string set, bounded
+// by the companies ever found for that one target); a chunk reads it with its rows, counts only the rows it lacks,
+// and adds them to it in the same transaction. Two searches of one target racing on a row are serialised by the
+// row's version condition: the loser re-reads the marker and finds the row counted.
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { COMPETITOR_TYPES, FOUND_FOR_MAX, UNKNOWN_FIRMOGRAPHICS, type CompetitorType, type MyCompany, type StoredCompetitor } from '@rivals/contracts';
 import type { CompanyStore } from '@rivals/core';
@@ -48,10 +56,13 @@ interface CompanyRow extends MyCompany {
 const isCancelled = (error: unknown) => ['TransactionCanceledException', 'TransactionConflictException'].includes((error as Error)?.name);
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** Math.min(attempt, 6)));
 
-/** The search's competitors, one per domain, in rank order: the same chunks on every run. */
+/** The row a competitor counts in: its domain, or a product line's own host (so Teams and OneDrive are two rows). */
+export const rowKeyOf = (c: StoredCompetitor): string => (c.evidence?.parentCompany && c.evidence.entity ? c.evidence.entity : c.domain);
+
+/** The search's competitors, one per row, in rank order: the same chunks on every run. */
 function chunksOf(competitors: StoredCompetitor[]): StoredCompetitor[][] {
   const seen = new Set<string>();
-  const unique = competitors.filter((c) => !seen.has(c.domain) && seen.add(c.domain));
+  const unique = competitors.filter((c) => !seen.has(rowKeyOf(c)) && seen.add(rowKeyOf(c)));
   const chunks: StoredCompetitor[][] = [];
   for (let i = 0; i < unique.length; i += CHUNK) chunks.push(unique.slice(i, i + CHUNK));
   return chunks;
@@ -62,11 +73,14 @@ const typesOf = (value: unknown): CompetitorType[] => {
   return COMPETITOR_TYPES.filter((t) => set.has(t));
 };
 
-/** The row after one more search found this company. */
-function foundAgain(row: CompanyRow | undefined, competitor: StoredCompetitor, search: { domain: string; at: string }): CompanyRow {
+/** The company and product names of a competitor's row. */
+const namesOf = (c: StoredCompetitor) => (c.evidence?.parentCompany ? { company: c.evidence.parentCompany, product: c.company } : { company: c.company, product: null });
+
+/** The row after one more search found this company; `newTarget`: the first search of this target to find it. */
+function foundAgain(row: CompanyRow | undefined, competitor: StoredCompetitor, search: { domain: string; at: string }, newTarget = true): CompanyRow {
   if (!row)
     return {
-      company: competitor.company,
+      ...namesOf(competitor),
       domain: competitor.domain,
       timesFound: 1,
       bestMatchScore: competitor.matchScore,
@@ -80,9 +94,9 @@ function foundAgain(row: CompanyRow | undefined, competitor: StoredCompetitor, s
   const latest = search.at >= row.lastSeenAt;
   const others = row.foundFor.filter((d) => d !== search.domain);
   return {
-    company: latest ? competitor.company : row.company,
+    ...(latest ? namesOf(competitor) : { company: row.company, product: row.product }),
     domain: row.domain,
-    timesFound: row.timesFound + 1,
+    timesFound: row.timesFound + (newTarget ? 1 : 0),
     bestMatchScore: Math.max(row.bestMatchScore, competitor.matchScore),
     types: typesOf([...row.types, competitor.type]),
     firstSeenAt: search.at < row.firstSeenAt ? search.at : row.firstSeenAt,
@@ -95,6 +109,7 @@ function foundAgain(row: CompanyRow | undefined, competitor: StoredCompetitor, s
 
 const toRow = (item: Record<string, unknown>): CompanyRow => ({
   company: item.company as string,
+  product: (item.product as string | null | undefined) ?? null,
   domain: item.domain as string,
   timesFound: Number(item.timesFound),
   bestMatchScore: Number(item.bestMatchScore),
@@ -180,11 +195,20 @@ export class DynamoCompanyStore implements CompanyStore {
     return { items, total };
   }
 
+  /** The name of a company this account's searches found under this domain (as itself, not as a product line). */
+  async nameOf(accountId: string, domain: string): Promise<string | null> {
+    const item = await this.get(keys.company(accountId, domain), 'company');
+    return typeof item?.company === 'string' ? item.company : null;
+  }
+
   /** One chunk: the pending item moves on (or goes, after the last chunk) in the same transaction as the rows. */
   private async apply(accountId: string, searchId: string, n: number, chunks: StoredCompetitor[][], search: SettledForAggregation | null): Promise<void> {
     const { tableName } = this.table;
     const chunk = chunks[n] ?? [];
-    const current = await this.rows(accountId, chunk.map((c) => c.domain));
+    const targetKey = search ? keys.aggregationTarget(accountId, search.domain) : null;
+    const [current, target] = await Promise.all([this.rows(accountId, chunk.map(rowKeyOf)), targetKey ? this.get(targetKey, '#rows', { '#rows': 'rows' }) : null]);
+    const counted = new Set<string>(target?.rows instanceof Set ? [...(target.rows as Set<string>)] : []);
+    const newKeys = chunk.map(rowKeyOf).filter((k) => !counted.has(k));
     const last = n + 1 >= chunks.length;
     const pendingKey = keys.aggregationPending(accountId, searchId);
     const guard = { ConditionExpression: 'nextChunk = :n', ExpressionAttributeValues: { ':n': n } };
@@ -194,13 +218,17 @@ export class DynamoCompanyStore implements CompanyStore {
           last
             ? { Delete: { TableName: tableName, Key: pendingKey, ...guard } }
             : { Update: { TableName: tableName, Key: pendingKey, UpdateExpression: 'SET nextChunk = :next', ...guard, ExpressionAttributeValues: { ':n': n, ':next': n + 1 } } },
+          ...(targetKey && newKeys.length
+            ? [{ Update: { TableName: tableName, Key: targetKey, UpdateExpression: 'ADD #rows :keys', ExpressionAttributeNames: { '#rows': 'rows' }, ExpressionAttributeValues: { ':keys': new Set(newKeys) } } }]
+            : []),
           ...chunk.map((competitor) => {
-            const before = current.get(competitor.domain);
-            const row = foundAgain(before, competitor, search!);
+            const key = rowKeyOf(competitor);
+            const before = current.get(key);
+            const row = foundAgain(before, competitor, search!, !counted.has(key));
             return {
               Put: {
                 TableName: tableName,
-                Item: { ...keys.company(accountId, row.domain), ...keys.companyByCount(accountId, row.timesFound, row.domain), ...row, types: new Set(row.types) },
+                Item: { ...keys.company(accountId, key), ...keys.companyByCount(accountId, row.timesFound, key), ...row, types: new Set(row.types) },
                 ...(before
                   ? { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': before.version } }
                   : { ConditionExpression: CONDITIONS.isNew }),
@@ -212,14 +240,16 @@ export class DynamoCompanyStore implements CompanyStore {
     );
   }
 
-  private async rows(accountId: string, domains: string[]): Promise<Map<string, CompanyRow>> {
+  /** The rows of these row keys, by key. */
+  private async rows(accountId: string, rowKeys: string[]): Promise<Map<string, CompanyRow>> {
     const found = new Map<string, CompanyRow>();
-    let keysLeft: Record<string, unknown>[] = domains.map((d) => keys.company(accountId, d));
+    const prefix = keys.company(accountId, '').sk;
+    let keysLeft: Record<string, unknown>[] = rowKeys.map((k) => keys.company(accountId, k));
     while (keysLeft.length) {
       const { Responses, UnprocessedKeys } = await this.table.client.send(
         new BatchGetCommand({ RequestItems: { [this.table.tableName]: { Keys: keysLeft, ConsistentRead: true } } }),
       );
-      for (const item of Responses?.[this.table.tableName] ?? []) found.set(item.domain as string, toRow(item));
+      for (const item of Responses?.[this.table.tableName] ?? []) found.set((item.sk as string).slice(prefix.length), toRow(item));
       keysLeft = (UnprocessedKeys?.[this.table.tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
     }
     return found;

@@ -52,7 +52,9 @@ export const keys = {
   /** A settled search whose companies are not yet all counted in the account's rows (see companies.ts). */
   aggregationPending: (accountId: string, searchId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `AGGPENDING#${searchId}` }),
   aggregationsPendingOf: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, skPrefix: 'AGGPENDING#' }),
-  /** One company the account's searches have found, aggregated over them. */
+  /** The rows already counted for one target domain, so that searching it again counts nothing twice (companies.ts). */
+  aggregationTarget: (accountId: string, targetDomain: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `AGGTARGET#${targetDomain}` }),
+  /** One company the account's searches have found (a company's domain, or a product line's host), aggregated over them. */
   company: (accountId: string, domain: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `COMPANY#${domain}` }),
   /** GSI1 keys of a company row: most often found first (inverted, zero-padded count), then by domain. */
   companyByCount: (accountId: string, timesFound: number, domain: string) => ({

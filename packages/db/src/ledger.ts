@@ -3,6 +3,7 @@
 // A settle also marks the search for counting in the account's company rows (companies.ts), in its own transaction;
 // the counting itself happens later, off the search's path (the aggregate worker, or the next read's catch-up).
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { FailureReason } from '@rivals/contracts';
 import { ApiError, insufficientCredits, type CreditsLedger, type IdGenerator, type Reservation, type SearchRecord, type SettledSearch } from '@rivals/core';
 import { transact, type TableRef } from './client.js';
 import { CONDITIONS, failedCondition } from './conditions.js';
@@ -86,7 +87,7 @@ export class DynamoCreditsLedger implements CreditsLedger {
     }
   }
 
-  async refundSearch(accountId: string, searchId: string, failure: { error: string; completedAt: string; elapsedSeconds: number }): Promise<boolean> {
+  async refundSearch(accountId: string, searchId: string, failure: { error: string; reason?: FailureReason; completedAt: string; elapsedSeconds: number }): Promise<boolean> {
     const { tableName } = this.table;
     try {
       await transact(this.table, {
@@ -96,9 +97,9 @@ export class DynamoCreditsLedger implements CreditsLedger {
             Update: {
               TableName: tableName,
               Key: keys.search(accountId, searchId),
-              UpdateExpression: 'SET #status = :failed, #error = :error, completedAt = :completedAt, elapsedSeconds = :elapsed, refunded = :true REMOVE gsi1pk, gsi1sk',
+              UpdateExpression: `SET #status = :failed, #error = :error,${failure.reason ? ' #reason = :reason,' : ''} completedAt = :completedAt, elapsedSeconds = :elapsed, refunded = :true REMOVE gsi1pk, gsi1sk`,
               ConditionExpression: CONDITIONS.isRunning,
-              ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+              ExpressionAttributeNames: { '#status': 'status', '#error': 'error', ...(failure.reason ? { '#reason': 'reason' } : {}) },
               ExpressionAttributeValues: {
                 ':running': 'running',
                 ':failed': 'failed',
@@ -106,6 +107,7 @@ export class DynamoCreditsLedger implements CreditsLedger {
                 ':completedAt': failure.completedAt,
                 ':elapsed': failure.elapsedSeconds,
                 ':true': true,
+                ...(failure.reason ? { ':reason': failure.reason } : {}),
               },
             },
           },

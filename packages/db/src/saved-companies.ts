@@ -1,7 +1,7 @@
 // db adapter (secondary): the watchlist. One row per domain (ACCOUNT#<acct> / SAVED#<domain>), listed newest first
 // through GSI1 (SAVED#<acct> / <savedAt>#<domain>). A counter item changes in the same transaction as each row, so
 // the cap holds under concurrent saves, and so does the row's WATCHED# index item (the monitor's list, see monitor.ts).
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SavedCompany } from '@rivals/contracts';
 import { ApiError, type Page, type PageRequest, type SavedCompanyStore } from '@rivals/core';
 import { transact, type TableRef } from './client.js';
@@ -69,6 +69,31 @@ export class DynamoSavedCompanyStore implements SavedCompanyStore {
       { limit: request.limit, ...(request.cursor ? { cursor: request.cursor } : {}), keyNames: ['pk', 'sk', 'gsi1pk', 'gsi1sk'], expected: { pk, gsi1pk }, skPrefix: 'SAVED#' },
       toRow,
     );
+  }
+
+  async update(accountId: string, domain: string, changes: Partial<Pick<SavedCompany, 'company' | 'note' | 'searchId'>>): Promise<SavedCompany | null> {
+    const fields = Object.entries(changes).filter(([, v]) => v !== undefined);
+    if (!fields.length) {
+      const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.tableName, Key: keys.saved(accountId, domain), ConsistentRead: true }));
+      return Item ? toRow(Item) : null;
+    }
+    try {
+      const { Attributes } = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: keys.saved(accountId, domain),
+          UpdateExpression: `SET ${fields.map(([k]) => `#${k} = :${k}`).join(', ')}`,
+          ConditionExpression: CONDITIONS.exists,
+          ExpressionAttributeNames: Object.fromEntries(fields.map(([k]) => [`#${k}`, k])),
+          ExpressionAttributeValues: Object.fromEntries(fields.map(([k, v]) => [`:${k}`, v])),
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? toRow(Attributes) : null;
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') return null;
+      throw error;
+    }
   }
 
   async remove(accountId: string, domain: string): Promise<void> {

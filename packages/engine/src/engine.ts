@@ -128,10 +128,9 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     if (this.options.imports) await this.refreshImports();
     if (seeds?.length) return this.lookalikes(seeds, limit, filters, signal, accountId, via);
     const { profile, page } = await this.targetProfile(domain, signal, accountId, via);
-    if (!profile) return { targetSource: 'none', competitors: [] };
-    const targetSource = profile.source;
+    if (!profile) return { targetSource: 'none', competitors: [], failureReason: page ? 'homepage_too_thin' : 'homepage_unreachable' };
     const layer = await this.discoveredLayer(profile, page);
-    if (!this.options.providers?.length) return { targetSource, competitors: await this.cleanDiscovered(profile, this.ranker.rank(profile, { limit, filters, ...layer }), signal) };
+    if (!this.options.providers?.length) return this.outcome(profile, await this.cleanDiscovered(profile, this.ranker.rank(profile, { limit, filters, ...layer }), signal), filters, layer);
 
     const proposals = await this.consultProviders(profile, page, limit, signal);
     const external = new Map<number, ExternalSignal>();
@@ -146,7 +145,14 @@ export class KnowledgeBaseEngine implements ResearchEngine {
     }
     const extraRows = await this.verifyUnknown(profile, page, unknown.slice(0, MAX_UNKNOWN_PROPOSALS), signal, accountId);
     const ranked = this.ranker.rank(profile, { limit, filters, external, extraRows, ...layer });
-    return { targetSource, competitors: await this.cleanDiscovered(profile, ranked, signal) };
+    return this.outcome(profile, await this.cleanDiscovered(profile, ranked, signal), filters, { external, extraRows, ...layer });
+  }
+
+  /** The outcome, saying why when nothing was found: filters that removed every rival, or no rival at all. */
+  private outcome(profile: TargetProfile, competitors: ResearchedCompetitor[], filters: ResearchRequest['filters'], extra: Omit<RankOptions, 'limit' | 'filters'> = {}): ResearchOutcome {
+    if (competitors.length) return { targetSource: profile.source, competitors };
+    const unfiltered = filters ? this.ranker.rank(profile, { limit: 1, ...extra }) : [];
+    return { targetSource: profile.source, competitors, failureReason: unfiltered.length ? 'filters_excluded_all' : 'no_rivals_known' };
   }
 
   /**
@@ -204,7 +210,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
       ),
     );
     const profiles = profiled.filter((p): p is TargetProfile => p !== null);
-    if (profiles.length === 0) return { targetSource: 'none', competitors: [] };
+    if (profiles.length === 0) return { targetSource: 'none', competitors: [], failureReason: 'homepage_unreachable' };
     const targetSource = profiles.some((p) => p.source === 'knowledge-base') ? 'knowledge-base' : 'homepage';
     return { targetSource, competitors: this.ranker.lookalikes(profiles, { limit, ...(filters ? { filters } : {}) }) };
   }
@@ -565,7 +571,7 @@ export class KnowledgeBaseEngine implements ResearchEngine {
         confidence: Math.min(80, 25 + 10 * p.sources.length + (shared.length ? 10 : 0)),
         likelyCompetitor: type !== 'Adjacent' && matchScore >= 55,
         evidence: {
-          signals: [`proposed by ${p.sources.join(', ')}`, 'homepage read'],
+          signals: [`Suggested by ${p.sources.join(' and ')}, then checked: its homepage was read`, ...(shared.length ? [`Its homepage places it in ${profile.name}'s market`] : [])],
           sharedCategories: shared.map((c) => this.model.index.categories[c]!.id),
           sharedKeywords: [],
           relation: null,

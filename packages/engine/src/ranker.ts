@@ -126,6 +126,22 @@ export interface RankOptions {
   learned?: Map<number, LearnedSignal>;
 }
 
+/** A curated relation between the row and the target, as a sentence. */
+function relationSentence(kind: string, target: string): string {
+  switch (kind) {
+    case 'competes':
+      return `Competes head-on with ${target} (a known rivalry)`;
+    case 'alternative':
+      return `A known alternative to ${target}`;
+    case 'substitute':
+      return `Meets the same need as ${target}, another way`;
+    case 'complement':
+      return `Often used alongside ${target}`;
+    default:
+      return `Related to ${target} (${kind})`;
+  }
+}
+
 interface Scored {
   i: number;
   raw: number;
@@ -434,11 +450,12 @@ export class Ranker {
       const raw = rawScore(f, profile.entity === null ? HOMEPAGE_EVIDENCE_BOOST : 1);
       const matchScore = matchScoreOf(raw);
       const type: CompetitorType = f.primaryMatch ? 'Direct' : f.sharedCategories.length > 0 || Math.max(f.learned, f.learnedReverse) > 0.3 ? 'Indirect' : 'Adjacent';
-      const signals: string[] = ['discovered from its homepage'];
-      if (f.learned > 0 || f.learnedReverse > 0) signals.push(`learned relation (provider, ${d.learned!.verifiedAt.slice(0, 10)})`);
-      if (f.sharedCategories.length) signals.push('shared category');
-      if (f.primaryMatch) signals.push('same primary category');
-      if (f.text >= 0.15) signals.push('similar description');
+      const target = profile.name;
+      const signals: string[] = [`Learned from its own homepage (read ${candidate.fetchedAt.slice(0, 10)})`];
+      if (f.learned > 0 || f.learnedReverse > 0) signals.push(`Named as a rival of ${target} by outside research, then checked (${d.learned!.verifiedAt.slice(0, 10)})`);
+      if (f.primaryMatch) signals.push(`Same main market as ${target}: ${kb.index.categories[profile.primaryCategory!]!.name}`);
+      else if (f.sharedCategories.length) signals.push(`Also in ${target}'s market${f.sharedCategories.length > 1 ? 's' : ''}: ${f.sharedCategories.slice(0, 3).map((c) => kb.index.categories[c]!.name).join(', ')}`);
+      if (f.text >= 0.15) signals.push(`Describes what it does much as ${target} does`);
       const independent = [f.learned > 0 || f.learnedReverse > 0, f.primaryMatch, f.sharedCategories.length >= 2, f.text >= 0.15].filter(Boolean).length;
       const base = (profile.source === 'knowledge-base' ? 40 : 25) - DISCOVERED_CONFIDENCE_PENALTY;
       const confidence = Math.max(1, Math.min(DISCOVERED_CONFIDENCE_CAP, Math.round(base + 9 * independent + (10 * Math.min(raw, 2)) / 2)));
@@ -479,16 +496,18 @@ export class Ranker {
     const e = kb.entity(i);
     const matchScore = matchScoreOf(raw);
     const type = this.classify(profile, i, f, matchScore);
+    // In a reader's words: what ties this company to the target, strongest first.
+    const target = profile.name;
     const signals: string[] = [];
-    if (f.relation > 0) signals.push(`named by the target as ${f.relationKind}`);
-    if (f.reverse > 0) signals.push(`names the target as ${f.reverseKind}`);
-    if (f.twoHop > 0) signals.push(`rival of a rival (${kb.entity(f.via).name})`);
-    if (f.sharedCategories.length) signals.push('shared category');
-    if (f.primaryMatch) signals.push('same primary category');
-    if (f.text >= 0.15) signals.push('similar description');
-    if (f.sharedKeywords.length) signals.push('shared keywords');
-    if (f.external) signals.push(`proposed by ${f.external.sources.join(', ')}`);
-    if (f.learned > f.relation || f.learnedReverse > f.reverse) signals.push('learned relation (provider)');
+    const relations = new Set([f.relation > 0 ? f.relationKind : null, f.reverse > 0 ? f.reverseKind : null].filter((k): k is string => k !== null));
+    for (const kind of relations) signals.push(relationSentence(kind, target));
+    if (f.twoHop > 0) signals.push(`Competes with ${kb.entity(f.via).name}, a rival of ${target}`);
+    if (f.primaryMatch) signals.push(`Same main market as ${target}: ${kb.index.categories[profile.primaryCategory!]!.name}`);
+    else if (f.sharedCategories.length) signals.push(`Also in ${target}'s market${f.sharedCategories.length > 1 ? 's' : ''}: ${f.sharedCategories.slice(0, 3).map((c) => kb.index.categories[c]!.name).join(', ')}`);
+    if (f.text >= 0.15) signals.push(`Describes what it does much as ${target} does`);
+    if (f.sharedKeywords.length) signals.push(`Shares keywords with ${target}: ${f.sharedKeywords.slice(0, 5).join(', ')}`);
+    if (f.external) signals.push(`Suggested by ${f.external.sources.join(' and ')}, then checked`);
+    if (f.learned > f.relation || f.learnedReverse > f.reverse) signals.push(`Named as a rival of ${target} by outside research, then checked`);
     const independent = [
       f.relation > 0 || f.reverse > 0 || f.learned > 0 || f.learnedReverse > 0,
       f.relation > 0 && f.reverse > 0,
@@ -502,6 +521,9 @@ export class Ranker {
     const confidence = Math.min(98, Math.round((profile.source === 'knowledge-base' ? 40 : 25) + 9 * independent + 10 * Math.min(raw, 2) / 2));
     const likelyCompetitor = type === 'Indirect' ? matchScore >= LIKELY_INDIRECT : type !== 'Adjacent' && matchScore >= LIKELY_DIRECT;
     const relationKind = f.relation > 0 ? f.relationKind : f.reverse > 0 ? f.reverseKind : null;
+    // A product line is reported under its company's domain: the company is named beside it.
+    let owner = e;
+    for (let hops = 0; owner.product && owner.parent >= 0 && hops < 10; hops++) owner = kb.entity(owner.parent);
     return {
       company: e.name,
       domain: e.domain,
@@ -516,6 +538,11 @@ export class Ranker {
         sharedKeywords: f.sharedKeywords.slice(0, 8),
         relation: relationKind,
         source: profile.source,
+        ...(owner !== e ? { parentCompany: owner.name } : {}),
+        entity: e.host,
+        ...(e.description ? { description: e.description } : {}),
+        ...(e.hq ? { headquarters: e.hq } : {}),
+        ...(e.size ? { size: e.size } : {}),
       },
     };
   }

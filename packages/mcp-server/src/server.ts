@@ -19,13 +19,16 @@ export const textTable = (headers: string[], rows: Cell[][], max = 25): string =
 
 const answer = (structured: Record<string, unknown>, text: string): CallToolResult => ({ structuredContent: structured, content: [{ type: 'text', text }] });
 
-/** A tool error: the API's code, status and request id, in text and in structure. */
+/**
+ * A tool error: the API's code, status and request id, in the text and in `_meta.error`. Not as structured content:
+ * clients check structured content against the tool's output schema, errors included.
+ */
 export const toolError = (error: unknown): CallToolResult => {
   const e =
     error instanceof RivalsError
       ? { code: error.code, status: error.status, message: error.message, requestId: error.requestId, ...(error.retryAfterSeconds !== null ? { retryAfterSeconds: error.retryAfterSeconds } : {}), ...(error.creditsRemaining !== null ? { creditsRemaining: error.creditsRemaining } : {}) }
       : { code: 'internal_error', status: null, message: (error as Error)?.message ?? String(error), requestId: null };
-  return { isError: true, structuredContent: { error: e }, content: [{ type: 'text', text: `Error ${e.code}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.message}${e.requestId ? ` [request ${e.requestId}]` : ''}` }] };
+  return { isError: true, _meta: { error: e }, content: [{ type: 'text', text: `Error ${e.code}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.message}${e.requestId ? ` [request ${e.requestId}]` : ''}` }] };
 };
 
 const guard =
@@ -50,6 +53,84 @@ const filters = {
   ownership: z.array(z.enum(OWNERSHIPS)).min(1).optional().describe('Only public (listed), private or subsidiary companies.'),
 };
 
+/**
+ * The shapes of the tools' structured content (MCP `outputSchema`), as the API documents them. Plain objects: a field
+ * the API adds later passes through rather than failing the call.
+ */
+const competitor = {
+  rank: z.number().int(),
+  company: z.string(),
+  domain: z.string(),
+  matchScore: z.number().int(),
+  type: z.enum(COMPETITOR_TYPES),
+  confidence: z.number().int(),
+  likelyCompetitor: z.boolean(),
+};
+const evidence = z.looseObject({
+  signals: z.array(z.string()),
+  sharedCategories: z.array(z.string()),
+  sharedKeywords: z.array(z.string()),
+  relation: z.string().nullable(),
+  source: z.string(),
+  parentCompany: z.string().optional(),
+  description: z.string().optional(),
+  headquarters: z.string().optional(),
+  size: z.string().optional(),
+});
+const rejectedRow = z.looseObject({ row: z.number().int(), value: z.string(), reason: z.string() });
+const jobSummary = {
+  jobId: z.string(),
+  status: z.string(),
+  totalDomains: z.number().int(),
+  completedDomains: z.number().int(),
+  failedDomains: z.number().int(),
+  cancelledDomains: z.number().int(),
+  creditsReserved: z.number().int(),
+  creditsCharged: z.number().int(),
+  creditsRefunded: z.number().int(),
+  filename: z.string().nullable(),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+};
+const savedCompany = { domain: z.string(), company: z.string().nullable(), note: z.string().nullable(), searchId: z.string().nullable(), savedAt: z.string() };
+const nextCursor = z.string().nullable().describe('Pass as cursor for the next page; null when there is none.');
+const OUTPUT = {
+  search: { searchId: z.string().nullable(), domain: z.string(), totalCompetitors: z.number().int(), likelyCompetitors: z.number().int(), elapsedSeconds: z.number(), creditsRemaining: z.number().int(), competitors: z.array(z.looseObject(competitor)) },
+  balance: { creditsRemaining: z.number().int() },
+  history: {
+    items: z.array(z.looseObject({ id: z.string(), domain: z.string(), status: z.string(), createdAt: z.string(), totalCompetitors: z.number().int(), likelyCompetitors: z.number().int(), source: z.string(), jobId: z.string().optional() })),
+    nextCursor,
+  },
+  storedSearch: {
+    id: z.string(),
+    domain: z.string(),
+    status: z.string(),
+    createdAt: z.string(),
+    totalCompetitors: z.number().int(),
+    likelyCompetitors: z.number().int(),
+    error: z.string().nullable(),
+    reason: z.string().nullable().optional().describe('Why a search found nothing: homepage_unreachable, homepage_too_thin, no_rivals_known, filters_excluded_all.'),
+    competitors: z.array(z.looseObject({ ...competitor, evidence })),
+  },
+  myCompanies: {
+    items: z.array(z.looseObject({ company: z.string(), product: z.string().nullable(), domain: z.string(), timesFound: z.number().int(), bestMatchScore: z.number().int(), types: z.array(z.string()), firstSeenAt: z.string(), lastSeenAt: z.string(), foundFor: z.array(z.string()) })),
+    total: z.number().int(),
+  },
+  saved: savedCompany,
+  savedList: { items: z.array(z.looseObject(savedCompany)), nextCursor },
+  bulkAccepted: { jobId: z.string(), status: z.string(), totalDomains: z.number().int(), rejectedRows: z.array(rejectedRow), creditsReserved: z.number().int(), creditsRemaining: z.number().int() },
+  bulkJob: {
+    ...jobSummary,
+    rejectedRows: z.array(rejectedRow),
+    results: z.array(z.looseObject({ domain: z.string(), status: z.string(), searchId: z.string().nullable(), totalCompetitors: z.number().int().nullable(), likelyCompetitors: z.number().int().nullable(), error: z.string().nullable(), reason: z.string().nullable().optional() })),
+    nextCursor,
+  },
+  bulkJobs: { items: z.array(z.looseObject(jobSummary)), nextCursor },
+  bulkResults: { jobId: z.string(), rows: z.number().int().describe('Data rows in the CSV (after its header).'), csv: z.string() },
+  share: { token: z.string(), url: z.string().describe('The absolute address of the read-only page.'), createdAt: z.string() },
+};
+
 const page = { limit: z.number().int().min(1).max(200).optional().describe('Items per page, 1..200 (default 50).'), cursor: z.string().optional().describe('nextCursor of the previous page.') };
 
 export function createServer(rivals: Rivals): McpServer {
@@ -67,6 +148,7 @@ export function createServer(rivals: Rivals): McpServer {
         limit: z.number().int().min(1).max(100).optional().describe('Competitors to return, 1..100 (default 100).'),
         ...filters,
       },
+      outputSchema: z.looseObject(OUTPUT.search),
       annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
     },
     guard(async (args) => {
@@ -90,6 +172,13 @@ export function createServer(rivals: Rivals): McpServer {
         limit: z.number().int().min(1).max(100).optional().describe('Companies to return, 1..100 (default 100).'),
         ...filters,
       },
+      outputSchema: z.looseObject({
+        searchId: z.string().nullable(),
+        domains: z.array(z.string()),
+        totalCompanies: z.number().int(),
+        creditsRemaining: z.number().int(),
+        companies: z.array(z.looseObject({ ...competitor, similarTo: z.array(z.string()) })),
+      }),
       annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
     },
     guard(async (args) => {
@@ -104,7 +193,7 @@ export function createServer(rivals: Rivals): McpServer {
 
   server.registerTool(
     'get_balance',
-    { title: 'Credit balance', description: 'Credits left on the account (1 credit = 1 search; bulk jobs reserve 1 credit per domain). Free.', inputSchema: {}, annotations: free },
+    { title: 'Credit balance', description: 'Credits left on the account (1 credit = 1 search; bulk jobs reserve 1 credit per domain). Free.', inputSchema: {}, outputSchema: z.looseObject(OUTPUT.balance), annotations: free },
     guard(async () => {
       const balance = await rivals.balance();
       return answer({ ...balance }, `${balance.creditsRemaining} credits left`);
@@ -113,7 +202,7 @@ export function createServer(rivals: Rivals): McpServer {
 
   server.registerTool(
     'list_history',
-    { title: 'Search history', description: 'Past searches of the account, newest first, one page at a time (pass nextCursor for the next). Free.', inputSchema: page, annotations: free },
+    { title: 'Search history', description: 'Past searches of the account, newest first, one page at a time (pass nextCursor for the next). Free.', inputSchema: page, outputSchema: z.looseObject(OUTPUT.history), annotations: free },
     guard(async (args) => {
       const history = await rivals.history.list(args);
       return answer(
@@ -125,22 +214,22 @@ export function createServer(rivals: Rivals): McpServer {
 
   server.registerTool(
     'get_search',
-    { title: 'Get a past search', description: 'A stored search by its id (srch_...), each competitor with the evidence behind it (shared categories, keywords, curated relation, source). Free.', inputSchema: { searchId: z.string().min(1) }, annotations: free },
+    { title: 'Get a past search', description: 'A stored search by its id (srch_...), each competitor with the evidence behind it, in plain words (signals), and what is known of it (description, headquarters, size); a failed search says why (reason). Free.', inputSchema: { searchId: z.string().min(1) }, outputSchema: z.looseObject(OUTPUT.storedSearch), annotations: free },
     guard(async ({ searchId }) => {
       const search = await rivals.searches.get(searchId);
       return answer(
         { ...search },
-        `${search.domain} (${search.status}, ${search.createdAt}): ${search.totalCompetitors} competitors\n${textTable(['#', 'company', 'domain', 'score', 'type', 'relation'], search.competitors.map((c) => [c.rank, c.company, c.domain, c.matchScore, c.type, c.evidence.relation]))}`,
+        `${search.domain} (${search.status}, ${search.createdAt}): ${search.totalCompetitors} competitors\n${textTable(['#', 'company', 'domain', 'score', 'type', 'why'], search.competitors.map((c) => [c.rank, c.company, c.domain, c.matchScore, c.type, c.evidence.signals[0]]))}`,
       );
     }),
   );
 
   server.registerTool(
     'list_my_companies',
-    { title: 'Companies found so far', description: 'Every company found across the account\'s searches, most often found first (up to 5,000), with times found, best match score and the domains it was found for. Free.', inputSchema: {}, annotations: free },
+    { title: 'Companies found so far', description: 'Every company found across the account\'s searches, most often found first (up to 5,000), with times found (distinct targets), best match score and the domains it was found for; a product line is named beside its company (product, company). Free.', inputSchema: {}, outputSchema: z.looseObject(OUTPUT.myCompanies), annotations: free },
     guard(async () => {
       const companies = await rivals.myCompanies.list();
-      return answer({ ...companies }, `${companies.total} companies\n${textTable(['company', 'domain', 'found', 'best', 'types'], companies.items.map((c) => [c.company, c.domain, c.timesFound, c.bestMatchScore, c.types.join(',')]))}`);
+      return answer({ ...companies }, `${companies.total} companies\n${textTable(['company', 'product', 'domain', 'found', 'best', 'types'], companies.items.map((c) => [c.company, c.product ?? '', c.domain, c.timesFound, c.bestMatchScore, c.types.join(',')]))}`);
     }),
   );
 
@@ -148,8 +237,9 @@ export function createServer(rivals: Rivals): McpServer {
     'save_company',
     {
       title: 'Save a company',
-      description: 'Add a company to the account\'s saved list (watchlist); saving the same domain again returns the existing entry. Free.',
+      description: 'Add a company to the account\'s saved list (watchlist); saving the same domain again updates its note. Without a company name, Rivals names it. Free.',
       inputSchema: { domain: z.string().min(1), company: z.string().optional(), note: z.string().optional(), searchId: z.string().optional().describe('The search it was found in.') },
+      outputSchema: z.looseObject(OUTPUT.saved),
       annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
     },
     guard(async (args) => {
@@ -160,7 +250,7 @@ export function createServer(rivals: Rivals): McpServer {
 
   server.registerTool(
     'list_saved_companies',
-    { title: 'Saved companies', description: 'The account\'s saved companies, one page at a time. Free.', inputSchema: page, annotations: free },
+    { title: 'Saved companies', description: 'The account\'s saved companies, one page at a time. Free.', inputSchema: page, outputSchema: z.looseObject(OUTPUT.savedList), annotations: free },
     guard(async (args) => {
       const saved = await rivals.saved.list(args);
       return answer({ ...saved }, `${textTable(['domain', 'company', 'note'], saved.items.map((s) => [s.domain, s.company, s.note]))}${saved.nextCursor ? `\nnextCursor: ${saved.nextCursor}` : ''}`);
@@ -201,23 +291,72 @@ export function createServer(rivals: Rivals): McpServer {
         ...filters,
         webhookUrl: z.string().url().optional().describe('An https URL told when the job ends.'),
       },
+      outputSchema: z.looseObject(OUTPUT.bulkAccepted),
       annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
     },
     guard(async ({ domains, ...options }) => {
       const accepted = await rivals.bulk.upload(`domain\n${domains.join('\n')}\n`, options);
-      return answer({ ...accepted }, `job ${accepted.jobId}: ${accepted.status}, ${accepted.totalDomains} domains, ${accepted.creditsReserved} credits reserved, ${accepted.creditsRemaining} left`);
+      const rejected = accepted.rejectedRows.map((r) => `\n  rejected (not charged): ${JSON.stringify(r.value)}: ${r.reason}`).join('');
+      return answer({ ...accepted }, `job ${accepted.jobId}: ${accepted.status}, ${accepted.totalDomains} domains, ${accepted.creditsReserved} credits reserved, ${accepted.creditsRemaining} left${rejected}`);
     }),
   );
 
   server.registerTool(
     'get_bulk_job',
-    { title: 'Bulk job status', description: 'A bulk job\'s status, progress, credits charged and refunded, and a page of its per-domain results (each with a searchId for get_search). Free.', inputSchema: { jobId: z.string().min(1), ...page }, annotations: free },
+    { title: 'Bulk job status', description: 'A bulk job\'s status, progress, credits charged and refunded, and a page of its per-domain results (each with a searchId for get_search). Free.', inputSchema: { jobId: z.string().min(1), ...page }, outputSchema: z.looseObject(OUTPUT.bulkJob), annotations: free },
     guard(async ({ jobId, ...params }) => {
       const job = await rivals.bulk.get(jobId, params);
       return answer(
         { ...job },
-        `job ${job.jobId}: ${job.status}, ${job.completedDomains}/${job.totalDomains} done, ${job.failedDomains} failed\n${textTable(['domain', 'status', 'competitors', 'searchId', 'error'], job.results.map((r) => [r.domain, r.status, r.totalCompetitors, r.searchId, r.error]))}`,
+        `job ${job.jobId}: ${job.status}, ${job.completedDomains}/${job.totalDomains} done, ${job.failedDomains} failed\n${textTable(['domain', 'status', 'competitors', 'searchId', 'error'], job.results.map((r) => [r.domain, r.status, r.totalCompetitors, r.searchId, [r.error, r.reason].filter(Boolean).join(': ')]))}`,
       );
+    }),
+  );
+
+  server.registerTool(
+    'list_bulk_jobs',
+    { title: 'Bulk jobs', description: 'The account\'s bulk jobs, newest first, one page at a time, with their status and credits. Free.', inputSchema: page, outputSchema: z.looseObject(OUTPUT.bulkJobs), annotations: free },
+    guard(async (args) => {
+      const jobs = await rivals.bulk.list(args);
+      return answer(
+        { ...jobs },
+        `${textTable(['jobId', 'status', 'domains', 'done', 'failed', 'file', 'createdAt'], jobs.items.map((j) => [j.jobId, j.status, j.totalDomains, j.completedDomains, j.failedDomains, j.filename, j.createdAt]))}${jobs.nextCursor ? `\nnextCursor: ${jobs.nextCursor}` : ''}`,
+      );
+    }),
+  );
+
+  server.registerTool(
+    'download_bulk_results',
+    {
+      title: 'Bulk job results (CSV)',
+      description: 'The results of a bulk job as CSV: one row per competitor (sourceDomain, rank, company, product, domain, matchScore, type, confidence, likelyCompetitor) and one row per failed domain (error, reason). Free.',
+      inputSchema: { jobId: z.string().min(1) },
+      outputSchema: z.looseObject(OUTPUT.bulkResults),
+      annotations: free,
+    },
+    guard(async ({ jobId }) => {
+      const csv = await rivals.bulk.download(jobId);
+      const rows = Math.max(0, csv.split(/\r?\n/).filter(Boolean).length - 1);
+      return answer({ jobId, rows, csv }, `${rows} rows\n${csv.split(/\r?\n/).slice(0, 26).join('\n')}`);
+    }),
+  );
+
+  server.registerTool(
+    'share_search',
+    {
+      title: 'Share a search',
+      description: 'A public, read-only link to a search that succeeded (anyone with the link can open it, without a key; it shows nothing else of the account). Sharing again returns the same link; revoke: true takes it back. Free.',
+      inputSchema: { searchId: z.string().min(1), revoke: z.boolean().optional().describe('Take the link back instead.') },
+      outputSchema: z.looseObject({ ...OUTPUT.share, token: OUTPUT.share.token.optional(), url: OUTPUT.share.url.optional(), createdAt: OUTPUT.share.createdAt.optional(), revoked: z.boolean().optional() }),
+      annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    guard(async ({ searchId, revoke }) => {
+      if (revoke) {
+        await rivals.searches.unshare(searchId);
+        return answer({ revoked: true }, `the link to ${searchId} is revoked`);
+      }
+      const share = await rivals.searches.share(searchId);
+      return answer({ ...share }, share.url);
     }),
   );
 

@@ -117,7 +117,11 @@ export class Rivals {
     /** A stored search with the evidence behind each competitor. Free. */
     get: (id: string, options?: RequestOptions): Promise<StoredSearch> => this.call({ method: 'GET', path: `/api/searches/${enc(id)}`, ...pick(options) }),
     /** A public read-only link to a search (the same live link when called again). */
-    share: (id: string, options?: RequestOptions): Promise<Share> => this.call({ method: 'POST', path: `/api/searches/${enc(id)}/share`, idempotent: true, ...pick(options) }),
+    /** The search's public link; `url` is absolute (resolved against `baseUrl` should a server answer a relative one). */
+    share: async (id: string, options?: RequestOptions): Promise<Share> => {
+      const link: Share = await this.call({ method: 'POST', path: `/api/searches/${enc(id)}/share`, idempotent: true, ...pick(options) });
+      return link.url?.startsWith('/') ? { ...link, url: `${this.baseUrl.replace(/\/+$/, '')}${link.url}` } : link;
+    },
     unshare: (id: string, options?: RequestOptions): Promise<void> => this.call({ method: 'DELETE', path: `/api/searches/${enc(id)}/share`, ...pick(options) }),
     /** A shared search, read without a key. */
     shared: (token: string, options?: RequestOptions): Promise<SharedSearch> => this.call({ method: 'GET', path: `/api/shared/${enc(token)}`, auth: false, ...pick(options) }),
@@ -139,8 +143,11 @@ export class Rivals {
   readonly saved = {
     list: (params: PageParams = {}, options?: RequestOptions): Promise<Page<SavedCompany>> => this.call({ method: 'GET', path: '/api/saved-companies', query: { ...params }, ...pick(options) }),
     iterate: (params: PageParams = {}, options?: RequestOptions): AsyncGenerator<SavedCompany> => this.paginate('/api/saved-companies', { ...params }, options),
-    /** Saves a company (saving the same domain again returns the existing row). */
+    /** Saves a company; saving the same domain again updates the note (or name) given, and keeps its place. */
     add: (company: SavedCompanyInput, options?: RequestOptions): Promise<SavedCompany> => this.call({ method: 'POST', path: '/api/saved-companies', json: company, idempotent: true, ...pick(options) }),
+    /** Changes a saved company's note or name (`null` clears one); NotFoundError when it is not saved. */
+    update: (domain: string, changes: { note?: string | null; company?: string | null }, options?: RequestOptions): Promise<SavedCompany> =>
+      this.call({ method: 'PATCH', path: `/api/saved-companies/${enc(domain)}`, json: changes, idempotent: true, ...pick(options) }),
     remove: (domain: string, options?: RequestOptions): Promise<void> => this.call({ method: 'DELETE', path: `/api/saved-companies/${enc(domain)}`, ...pick(options) }),
   };
 
@@ -250,7 +257,7 @@ export class Rivals {
 
   private async runBulk(file: string | Uint8Array, options: BulkRunOptions): Promise<{ jobId: string; job: BulkJob; csv: string | null }> {
     const content = typeof file === 'string' ? await (await import('node:fs/promises')).readFile(file) : file;
-    const filename = typeof file === 'string' ? file.split(/[\\/]/).pop() : undefined;
+    const filename = options.filename ?? (typeof file === 'string' ? file.split(/[\\/]/).pop() : undefined);
     const params: BulkUploadOptions = {
       limit: options.limit, filename, webhookUrl: options.webhookUrl, exclude: options.exclude, types: options.types, minMatchScore: options.minMatchScore, countries: options.countries,
       sizes: options.sizes, foundedFrom: options.foundedFrom, foundedTo: options.foundedTo, ownership: options.ownership,

@@ -49,6 +49,15 @@ export class RivalsError extends Error {
     return typeof value === 'number' ? value : null;
   }
 
+  /**
+   * On 422 no_competitors_found: why nothing was found (`homepage_unreachable`, `homepage_too_thin`, `no_rivals_known`,
+   * `filters_excluded_all`); null otherwise.
+   */
+  get reason(): string | null {
+    const value = this.body?.reason;
+    return typeof value === 'string' ? value : null;
+  }
+
   /** True when the API says the search's credit is back (failed and timed-out searches, no competitors found). */
   get refunded(): boolean {
     return this.body?.refunded === true;

@@ -6,3 +6,4 @@ export * from './types.js';
 export { verifyWebhook, signWebhook, WebhookSignatureError, SIGNATURE_HEADER, type VerifyOptions } from './webhooks.js';
 /** The CSV cell writer of every Rivals CSV (formula leads neutralised, separators and line breaks quoted). */
 export { csvCell, csvRow, toCsv } from '@rivals/contracts';
+export { configDir, configPath, loadConfig, type StoredConfig } from './config.js';

@@ -35,7 +35,7 @@ export interface RequestOptions {
 }
 
 export interface HttpRequest extends RequestOptions {
-  method: 'GET' | 'POST' | 'DELETE' | 'PUT';
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
   path: string;
   query?: Record<string, string | number | undefined | null>;
   json?: unknown;

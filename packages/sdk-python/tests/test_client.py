@@ -220,5 +220,32 @@ class BulkWaitTest(unittest.TestCase):
         self.assertEqual(waits, [0.5, 0.5])
 
 
+class BulkUploadTest(unittest.TestCase):
+    ACCEPTED = {"jobId": "job_1", "status": "queued", "totalDomains": 1, "rejectedRows": [], "creditsReserved": 1, "creditsRemaining": 9}
+
+    def test_a_path_that_names_no_file_raises_before_anything_is_sent(self) -> None:
+        with FakeApi([(202, {}, self.ACCEPTED)]) as fake:
+            c, _ = client(fake)
+            with self.assertRaises(FileNotFoundError) as ctx:
+                c.upload_bulk("leads.co")
+        self.assertIn("leads.co", str(ctx.exception))
+        self.assertEqual(fake.requests, [])
+
+    def test_takes_the_search_filters_in_the_query_and_in_the_presigned_request(self) -> None:
+        url = {"jobId": "job_2", "uploadUrl": "http://127.0.0.1:9/put", "expiresAt": "t"}
+        with FakeApi([(202, {}, self.ACCEPTED), (201, {}, url)]) as fake:
+            c, _ = client(fake)
+            c.upload_bulk("domain\nstripe.com\n", limit=5, types=["Direct", "Indirect"], min_match_score=60, countries=["US", "DE"], exclude=["paypal.com"])
+            c.create_upload_url(limit=5, types=["Direct"], min_match_score=60, countries=["US"], exclude=["paypal.com"])
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(fake.requests[0].path).query)
+        self.assertEqual(
+            {k: v[0] for k, v in query.items()},
+            {"limit": "5", "types": "Direct,Indirect", "minMatchScore": "60", "countries": "US,DE", "exclude": "paypal.com"},
+        )
+        self.assertEqual(
+            json.loads(fake.requests[1].body), {"limit": 5, "types": ["Direct"], "minMatchScore": 60, "countries": ["US"], "exclude": ["paypal.com"]}
+        )
+
+
 if __name__ == "__main__":
     unittest.main()

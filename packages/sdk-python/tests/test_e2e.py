@@ -168,12 +168,14 @@ class EndToEndTest(unittest.TestCase):
         found = {c.domain for c in companies.items}
         self.assertTrue({c.domain for c in result.competitors} <= found)
         csv = self.client.my_companies_csv()
-        self.assertTrue(csv.splitlines()[0].startswith("company,domain"))
+        self.assertTrue(csv.splitlines()[0].startswith("company,product,domain"))
+        self.assertTrue(all(c.product is None or isinstance(c.product, str) for c in companies.items))
 
     @requires("POST", "/api/searches/{id}/share")
     def test_shares_a_search_publicly_and_revokes_the_link(self) -> None:
         result = self.client.search("stripe.com", limit=2)
         link = self.client.share_search(result.search_id or "")
+        self.assertTrue(link.url.startswith(BASE_URL + "/share/"), link.url)  # absolute, on the address called
         self.assertEqual(self.client.share_search(result.search_id or "").token, link.token)
         shared = Rivals("", base_url=BASE_URL).get_shared(link.token)
         self.assertEqual(shared.domain, "stripe.com")
@@ -216,7 +218,7 @@ class EndToEndTest(unittest.TestCase):
         results = list(self.client.iter_bulk_job_results(upload.job_id, page_size=1))
         self.assertEqual(sorted(r.domain for r in results), ["hubspot.com", "stripe.com"])
         csv = self.client.download_bulk_job(upload.job_id).splitlines()
-        self.assertTrue(csv[0].startswith("sourceDomain,rank,company,domain,matchScore,type,confidence,likelyCompetitor"))
+        self.assertTrue(csv[0].startswith("sourceDomain,rank,company,product,domain,matchScore,type,confidence,likelyCompetitor"))
         self.assertEqual({row.split(",")[0] for row in csv[1:]}, {"stripe.com", "hubspot.com"})
         self.assertIn(upload.job_id, [j.job_id for j in itertools.islice(self.client.iter_bulk_jobs(page_size=1), 5)])
         charged = job.credits_charged or 0

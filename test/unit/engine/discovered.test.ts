@@ -85,7 +85,7 @@ describe('searches draw on discovered companies', () => {
     const { competitors } = await engine.research({ domain: 'dealroomcrm.io', limit: 25, signal: signal() });
     const peer = competitors.find((c) => c.domain === 'pipeflow.io');
     expect(peer).toMatchObject({ company: 'Pipeflow GmbH', type: 'Direct', evidence: { source: 'discovered', fetchedAt: '2026-11-20T00:00:00.000Z', sharedCategories: expect.arrayContaining(['crm']) } });
-    expect(peer!.evidence.signals).toContain('discovered from its homepage');
+    expect(peer!.evidence.signals.some((s) => s.startsWith('Learned from its own homepage'))).toBe(true);
     expect(peer!.confidence).toBeLessThanOrEqual(80);
     const kbRow = competitors.find((c) => c.evidence.source === 'homepage' && c.matchScore <= peer!.matchScore + 5);
     if (kbRow) expect(peer!.confidence).toBeLessThan(kbRow.confidence + 1);
@@ -113,13 +113,13 @@ describe('searches draw on discovered companies', () => {
     const { engine } = engineWith(store); // no provider any more
     const attio = await engine.research({ domain: 'attio.com', limit: 25, signal: signal() });
     const mailwave = attio.competitors.find((c) => c.domain === 'mailwave.io');
-    expect(mailwave?.evidence.signals.some((s) => s.startsWith('learned relation (provider'))).toBe(true);
+    expect(mailwave?.evidence.signals.some((s) => s.includes('by outside research, then checked'))).toBe(true);
     const curated = attio.competitors.find((c) => c.evidence.relation === 'competes' && c.evidence.source === 'knowledge-base');
     if (curated) expect(curated.matchScore).toBeGreaterThan(mailwave!.matchScore);
 
     const back = await engine.research({ domain: 'mailwave.io', limit: 25, signal: signal() });
     const attioRow = back.competitors.find((c) => c.domain === 'attio.com');
-    expect(attioRow?.evidence.signals).toContain('learned relation (provider)');
+    expect(attioRow?.evidence.signals.some((s) => s.includes('by outside research, then checked'))).toBe(true);
   });
 
   it('reads at most one Query per target category (its three heaviest), only categories that hold members, and caches them a while', async () => {

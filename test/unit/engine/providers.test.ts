@@ -36,7 +36,7 @@ describe('engine with providers', () => {
     const newcrm = competitors.find((c) => c.domain === 'newcrm.io')!;
     expect(newcrm).toMatchObject({ type: 'Emerging', evidence: { source: 'llm:test', sharedCategories: ['crm'] } });
     const mailchimp = competitors.find((c) => c.domain === 'mailchimp.com')!;
-    expect(mailchimp.evidence.signals).toContain('proposed by llm:test');
+    expect(mailchimp.evidence.signals).toContain('Suggested by llm:test, then checked');
   });
 
   it('answers from the knowledge base alone when every provider is slower than its deadline', async () => {

@@ -79,7 +79,7 @@ describe('knowledge-base engine', () => {
   });
 
   it('finds nothing for a domain it does not know and cannot read', async () => {
-    expect(await research('unknown-company-xyz.com')).toEqual({ targetSource: 'none', competitors: [] });
+    expect(await research('unknown-company-xyz.com')).toEqual({ targetSource: 'none', competitors: [], failureReason: 'homepage_unreachable' });
   });
 
   it('uses the knowledge base when a domain it does not list lands on a site it knows', async () => {

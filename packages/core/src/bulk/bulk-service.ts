@@ -5,7 +5,7 @@ import { BULK_CSV_COLUMNS, csvRow, firmographicsCells, type Firmographics } from
 import { ApiError, insufficientCredits, invalidRequest, notFound } from '../errors.js';
 import type { Clock, CreditsLedger, IdGenerator } from '../ports.js';
 import { parseDomainsCsv, type ParsedDomains } from './csv.js';
-import type { PageRequest } from '../ports.js';
+import type { PageRequest, SearchRecord } from '../ports.js';
 import type { BulkDomainRecord, BulkJobRecord, BulkJobStore, DomainQueue, UploadStore, WebhookQueue, WebhookSecretStore, WebhookUrlGuard } from './ports.js';
 import { jobSummary } from './job-summary.js';
 import { normalizeFilters } from '../services/search-service.js';
@@ -48,6 +48,7 @@ const domainResult = (d: BulkDomainRecord): BulkDomainResult => ({
   totalCompetitors: d.totalCompetitors,
   likelyCompetitors: d.likelyCompetitors,
   error: d.error,
+  reason: d.reason ?? null,
 });
 
 export class BulkService {
@@ -244,20 +245,18 @@ export class BulkService {
   }
 
   /** GET /api/bulk/jobs/:id/download: CSV lines, produced page by page (never the whole file in memory at once). */
-  async *download(
-    accountId: string,
-    jobId: string,
-    searches: { get(accountId: string, searchId: string): Promise<{ competitors?: { rank: number; company: string; domain: string; matchScore: number; type: string; confidence: number; likelyCompetitor: boolean; firmographics?: Firmographics }[] } | null> },
-  ): AsyncGenerator<string> {
+  async *download(accountId: string, jobId: string, searches: { get(accountId: string, searchId: string): Promise<Pick<SearchRecord, 'competitors'> | null> }): AsyncGenerator<string> {
     const job = await this.job(accountId, jobId);
     yield `${csvRow(BULK_CSV_COLUMNS)}\r\n`;
     for await (const d of this.deps.jobs.allDomains(job.id)) {
       if (d.state === 'succeeded') {
         const search = await searches.get(accountId, d.searchId);
-        for (const c of search?.competitors ?? [])
-          yield `${csvRow([d.domain, c.rank, c.company, c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor, '', ...firmographicsCells(c.firmographics)])}\r\n`;
+        for (const c of search?.competitors ?? []) {
+          const parent = c.evidence?.parentCompany;
+          yield `${csvRow([d.domain, c.rank, parent ?? c.company, parent ? c.company : '', c.domain, c.matchScore, c.type, c.confidence, c.likelyCompetitor, '', '', ...firmographicsCells(c.firmographics)])}\r\n`;
+        }
       } else if (d.state === 'failed' || d.state === 'cancelled') {
-        yield `${csvRow([d.domain, '', '', '', '', '', '', '', d.error ?? d.state, ...firmographicsCells(undefined)])}\r\n`;
+        yield `${csvRow([d.domain, '', '', '', '', '', '', '', '', d.error ?? d.state, d.reason ?? '', ...firmographicsCells(undefined)])}\r\n`;
       }
     }
   }

@@ -1,5 +1,6 @@
 // core use case: one bulk domain, as the queue worker runs it. The domain's own state guards every outcome (claim,
 // charge, refund are conditional writes), so a redelivered or duplicate message never charges or refunds twice.
+import type { FailureReason } from '@rivals/contracts';
 import { ApiError } from '../errors.js';
 import type { Clock, CreditsLedger, IdGenerator, ResearchEngine, SearchStore } from '../ports.js';
 import { ResearchRun, type ResearchRunDeps } from '../services/research-run.js';
@@ -23,8 +24,8 @@ export interface BulkWorkerDeps extends Pick<ResearchRunDeps, 'aggregation' | 'o
 export type DomainOutcome = 'succeeded' | 'failed' | 'skipped';
 
 /** Refunds a claimed domain, unless its search had in fact been settled (its worker died after settling): then it succeeded. */
-export async function failDomain(deps: { jobs: BulkJobStore; searches: SearchStore }, domain: BulkDomainRecord, error: string, at: string): Promise<DomainOutcome> {
-  const result = await deps.jobs.failDomain(domain, error, at);
+export async function failDomain(deps: { jobs: BulkJobStore; searches: SearchStore }, domain: BulkDomainRecord, error: string, at: string, reason?: FailureReason): Promise<DomainOutcome> {
+  const result = await deps.jobs.failDomain(domain, error, at, reason);
   if (result !== 'search-succeeded') return 'failed';
   const search = await deps.searches.get(domain.accountId, domain.searchId);
   await deps.jobs.succeedDomain(domain, { totalCompetitors: search?.totalCompetitors ?? 0, likelyCompetitors: search?.likelyCompetitors ?? 0 }, at);
@@ -61,7 +62,7 @@ export class BulkWorker {
         outcome = await this.succeed(domain, settled.competitors.length, settled.likelyCompetitors);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        outcome = await this.fail(domain, error.code);
+        outcome = await this.fail(domain, error.code, error.extra.reason);
       }
     }
     await this.finish(domain.accountId, domain.jobId);
@@ -73,8 +74,8 @@ export class BulkWorker {
     return 'succeeded';
   }
 
-  private fail(domain: BulkDomainRecord, error: string): Promise<DomainOutcome> {
-    return failDomain(this.deps, domain, error, this.iso());
+  private fail(domain: BulkDomainRecord, error: string, reason?: FailureReason): Promise<DomainOutcome> {
+    return failDomain(this.deps, domain, error, this.iso(), reason);
   }
 
   private async finish(accountId: string, jobId: string) {

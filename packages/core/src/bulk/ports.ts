@@ -1,5 +1,5 @@
 // core: the ports of bulk research. Adapters (db, aws) implement them; the bulk services never import adapters.
-import type { DomainState, JobStatus, RejectedRow, SearchFilters, WebhookAttempt } from '@rivals/contracts';
+import type { DomainState, FailureReason, JobStatus, RejectedRow, SearchFilters, WebhookAttempt } from '@rivals/contracts';
 import type { Page, PageRequest, SearchRecord } from '../ports.js';
 
 export interface BulkJobRecord {
@@ -48,6 +48,8 @@ export interface BulkDomainRecord {
   totalCompetitors: number | null;
   likelyCompetitors: number | null;
   error: string | null;
+  /** For no_competitors_found: why nothing was found. */
+  reason?: FailureReason | null;
 }
 
 /** The outcome of an attempt to fail a running domain. */
@@ -85,7 +87,7 @@ export interface BulkJobStore {
   /** running -> succeeded, counted on the job; the search must be settled already. False when it was not running. */
   succeedDomain(domain: BulkDomainRecord, totals: { totalCompetitors: number; likelyCompetitors: number }, at: string): Promise<boolean>;
   /** running -> failed, its search failed, its credit refunded and counted, in one transaction. */
-  failDomain(domain: BulkDomainRecord, error: string, at: string): Promise<DomainFailure>;
+  failDomain(domain: BulkDomainRecord, error: string, at: string, reason?: FailureReason): Promise<DomainFailure>;
   /** Ends the job when every domain has an outcome. Returns the ended job to the one caller that ended it, else null. */
   finishJobIfDone(accountId: string, jobId: string, at: string): Promise<BulkJobRecord | null>;
   /** queued|running -> cancelled. False when the job was in another state. */

@@ -19,7 +19,7 @@ export class MyCompanies {
     const { items } = await this.list(accountId);
     return toCsv(
       MY_COMPANIES_CSV_COLUMNS,
-      items.map((c) => [c.company, c.domain, c.timesFound, c.bestMatchScore, c.types.join('; '), c.firstSeenAt, c.lastSeenAt, c.foundFor.join('; '), ...firmographicsCells(c.firmographics)]),
+      items.map((c) => [c.company, c.product, c.domain, c.timesFound, c.bestMatchScore, c.types.join('; '), c.firstSeenAt, c.lastSeenAt, c.foundFor.join('; '), ...firmographicsCells(c.firmographics)]),
     );
   }
 }

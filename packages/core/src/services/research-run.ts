@@ -1,7 +1,7 @@
 // core: the research core shared by the synchronous search and bulk domains: run the engine within a deadline, rank
 // the rows, and settle the stored search through the ledger's one settle path. Who pays (a reserved search credit or a
 // bulk job's reservation) is the caller's business; this never touches credits.
-import type { SearchFilters, StoredCompetitor } from '@rivals/contracts';
+import type { FailureReason, SearchFilters, StoredCompetitor } from '@rivals/contracts';
 import { ApiError } from '../errors.js';
 import type { AggregationQueue, Clock, CreditsLedger, ResearchEngine, ResearchOutcome } from '../ports.js';
 import { withRetries, type RetryOptions } from '../retry.js';
@@ -26,6 +26,14 @@ export interface ResearchRunDeps {
  * to answer before API Gateway's limit. A refund that still fails is left to the sweeper, and the answer says so.
  */
 export const REFUND_RETRY: Omit<RetryOptions, 'sleep'> = { attempts: 3, baseDelayMs: 200, budgetMs: 3_000 };
+
+/** The reason of a search that found nothing, in a user's words (the 422's message). */
+export const FAILURE_EXPLANATIONS: Record<FailureReason, string> = {
+  homepage_unreachable: 'the company is not in the knowledge base and its homepage could not be read',
+  homepage_too_thin: 'the company is not in the knowledge base and its homepage says too little to tell what it does',
+  no_rivals_known: 'no company is known to compete with it',
+  filters_excluded_all: 'competitors were found, but none passed the filters',
+};
 
 export interface SettledRun {
   competitors: StoredCompetitor[];
@@ -55,8 +63,11 @@ export class ResearchRun {
     } catch (error) {
       throw error instanceof ApiError ? error : new ApiError('research_failed', 'The research engine failed; the credit was refunded.', {}, { cause: error });
     }
-    if (outcome.competitors.length === 0)
-      throw new ApiError('no_competitors_found', `No ${request.seeds ? 'look-alikes' : 'competitors'} were found for ${request.seeds?.join(', ') ?? domain}; the credit was refunded.`);
+    if (outcome.competitors.length === 0) {
+      const reason = outcome.failureReason ?? 'no_rivals_known';
+      const what = request.seeds ? `No look-alikes were found for ${request.seeds.join(', ')}` : `No competitors were found for ${domain}`;
+      throw new ApiError('no_competitors_found', `${what}: ${FAILURE_EXPLANATIONS[reason]}; the credit was refunded.`, { reason });
+    }
 
     const completed = clock.now();
     const elapsed = elapsedSeconds(started, completed);

@@ -34,6 +34,7 @@ export class SearchQueries {
       totalCompetitors: record.totalCompetitors ?? 0,
       likelyCompetitors: record.likelyCompetitors ?? 0,
       error: record.error ?? null,
+      reason: record.reason ?? null,
       competitors: storedCompetitors(record),
     };
   }

@@ -161,7 +161,7 @@ export class SearchService {
     try {
       // false: the search was not running any more, or never was: either way no credit of it is held.
       await withRetries(
-        () => ledger.refundSearch(accountId, searchId, { error: failure.code, completedAt: completed.toISOString(), elapsedSeconds: seconds(started, completed) }),
+        () => ledger.refundSearch(accountId, searchId, { error: failure.code, ...(failure.extra.reason ? { reason: failure.extra.reason } : {}), completedAt: completed.toISOString(), elapsedSeconds: seconds(started, completed) }),
         this.deps.refundRetry ?? REFUND_RETRY,
       );
       refunded = true;

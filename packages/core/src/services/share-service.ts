@@ -16,7 +16,7 @@ export interface ShareServiceDeps {
   searches: SearchStore;
   shares: ShareStore;
   clock: Clock;
-  /** The dashboard's origin, to make links absolute; links are relative (`/share/<token>`) without it. */
+  /** The dashboard's origin (PUBLIC_BASE_URL), to make links absolute; a call may name the origin it came to instead. */
   publicBaseUrl?: string;
 }
 
@@ -24,17 +24,18 @@ export class ShareService {
   constructor(private readonly deps: ShareServiceDeps) {}
 
   /** The search's live link: a new one (created: true), or the one it has. Only a succeeded search can be shared. */
-  async share(accountId: string, searchId: string): Promise<{ link: ShareLink; created: boolean }> {
+  async share(accountId: string, searchId: string, origin?: string): Promise<{ link: ShareLink; created: boolean }> {
     const { searches, shares, clock } = this.deps;
+    const linkOf = (share: ShareRecord) => this.link(share, origin);
     const search = await ownSearch(searches, accountId, searchId);
     if (!search) throw notFound('search');
-    if (search.share) return { link: this.link(search.share), created: false };
+    if (search.share) return { link: linkOf(search.share), created: false };
     if (search.status !== 'succeeded') throw new ApiError('conflict', `Only a succeeded search can be shared; this one is ${search.status}.`);
     const share = { token: generateShareToken(), createdAt: clock.now().toISOString() };
-    if (await shares.create(accountId, searchId, { ...share, hash: hashShareToken(share.token) })) return { link: this.link(share), created: true };
+    if (await shares.create(accountId, searchId, { ...share, hash: hashShareToken(share.token) })) return { link: linkOf(share), created: true };
     // Another request shared it at the same moment: answer with its link.
     const again = await searches.get(accountId, searchId);
-    if (again?.share) return { link: this.link(again.share), created: false };
+    if (again?.share) return { link: linkOf(again.share), created: false };
     throw new ApiError('conflict', 'The search changed while it was being shared; retry.');
   }
 
@@ -60,8 +61,8 @@ export class ShareService {
     };
   }
 
-  private link(share: ShareRecord): ShareLink {
-    const base = (this.deps.publicBaseUrl ?? '').replace(/\/+$/, '');
+  private link(share: ShareRecord, origin?: string): ShareLink {
+    const base = (this.deps.publicBaseUrl ?? origin ?? '').replace(/\/+$/, '');
     return { token: share.token, url: `${base}/share/${share.token}`, createdAt: share.createdAt };
   }
 }

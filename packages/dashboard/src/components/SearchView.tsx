@@ -180,12 +180,22 @@ export function SearchView({ domain, seeds, competitors, searchId, readOnly }: S
   );
 }
 
+const SOURCES: Record<string, string> = { 'knowledge-base': 'Rivals knowledge base', homepage: 'the company\'s homepage' };
+/** "US" -> "United States", in the browser's language; the code when the browser cannot name it. */
+const countryName = (code: string) => {
+  try {
+    return new Intl.DisplayNames(undefined, { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+};
+
 function Evidence({ row }: { row: StoredCompetitor }) {
   const { evidence } = row;
   return (
     <div class="evidence" data-testid="evidence">
       <h3>Why {row.company}</h3>
-      {evidence.relation && <p>{evidence.relation}</p>}
+      {evidence.description && <p data-testid="evidence-description">{evidence.description}</p>}
       {evidence.signals.length > 0 && (
         <ul>
           {evidence.signals.map((s) => (
@@ -194,6 +204,26 @@ function Evidence({ row }: { row: StoredCompetitor }) {
         </ul>
       )}
       <dl>
+        {evidence.parentCompany && (
+          <>
+            <dt>Made by</dt>
+            <dd>
+              {evidence.parentCompany} ({row.domain})
+            </dd>
+          </>
+        )}
+        {evidence.headquarters && (
+          <>
+            <dt>Headquarters</dt>
+            <dd data-testid="evidence-hq">{countryName(evidence.headquarters)}</dd>
+          </>
+        )}
+        {evidence.size && (
+          <>
+            <dt>Size</dt>
+            <dd>{evidence.size} employees</dd>
+          </>
+        )}
         {evidence.sharedCategories.length > 0 && (
           <>
             <dt>Shared categories</dt>
@@ -219,7 +249,7 @@ function Evidence({ row }: { row: StoredCompetitor }) {
           </>
         )}
         <dt>Source</dt>
-        <dd>{evidence.source}</dd>
+        <dd>{SOURCES[evidence.source] ?? evidence.source}</dd>
       </dl>
     </div>
   );

@@ -16,7 +16,7 @@ export function CompaniesPage() {
   const shown = useMemo(() => {
     const q = text.trim().toLowerCase();
     return (companies.data?.items ?? []).filter(
-      (c) => (!type || c.types.includes(type)) && (!q || c.company.toLowerCase().includes(q) || c.domain.includes(q) || c.foundFor.some((f) => f.includes(q))),
+      (c) => (!type || c.types.includes(type)) && (!q || c.company.toLowerCase().includes(q) || (c.product ?? '').toLowerCase().includes(q) || c.domain.includes(q) || c.foundFor.some((f) => f.includes(q))),
     );
   }, [companies.data, text, type]);
   const exportCsv = () => exporting.run(async () => downloadText('rivals-my-companies.csv', await client.myCompanies.csv()));
@@ -61,8 +61,11 @@ export function CompaniesPage() {
         count={shown.length}
       >
         {shown.map((c) => (
-          <tr key={c.domain} data-testid="company-row">
-            <td data-label="Company">{c.company}</td>
+          <tr key={`${c.domain}|${c.product ?? ''}`} data-testid="company-row">
+            <td data-label="Company">
+              {c.company}
+              {c.product && <span class="muted"> · {c.product}</span>}
+            </td>
             <td data-label="Domain">
               <DomainLink domain={c.domain} />
             </td>

@@ -1,5 +1,6 @@
-// dashboard: the watchlist: saved companies, newest first, each removable; a badge counts the changes the monitor found
-// since its timeline was last opened.
+// dashboard: the watchlist: saved companies, newest first, each with a note that can be edited, each removable; a
+// badge counts the changes the monitor found since the company's timeline was last opened.
+import { useState } from 'preact/hooks';
 import { ListTable } from '../components/ListTable.js';
 import { DomainLink, ErrorNotice } from '../components/ui.js';
 import { formatDate } from '../csv.js';
@@ -10,6 +11,17 @@ export function WatchlistPage() {
   const client = useClient();
   const list = usePaged((cursor) => client.saved.list({ cursor, limit: 50 }), [client]);
   const removal = useAction();
+  const editing = useAction();
+  /** The row whose note is being edited, and the text so far. */
+  const [draft, setDraft] = useState<{ domain: string; note: string } | null>(null);
+  const saveNote = async () => {
+    if (!draft) return;
+    const row = await editing.run(() => client.saved.update(draft.domain, { note: draft.note.trim() || null }));
+    if (row) {
+      list.setItems((items) => items.map((i) => (i.domain === row.domain ? row : i)));
+      setDraft(null);
+    }
+  };
   const remove = async (domain: string) => {
     const removed = await removal.run(() => client.saved.remove(domain).then(() => true));
     if (removed) list.setItems((items) => items.filter((i) => i.domain !== domain));
@@ -17,13 +29,39 @@ export function WatchlistPage() {
   return (
     <section>
       <h1>Watchlist</h1>
-      <ErrorNotice error={removal.error} />
-      <ListTable headers={['Company', 'Domain', 'Saved', 'Last checked', 'Changes', 'From search', '']} empty="Nothing saved yet. Save a competitor from a search's results with ☆ Save." count={list.items.length} list={list}>
+      <ErrorNotice error={removal.error ?? editing.error} />
+      <ListTable headers={['Company', 'Domain', 'Note', 'Saved', 'Last checked', 'Changes', 'From search', '']} empty="Nothing saved yet. Save a competitor from a search's results with ☆ Save." count={list.items.length} list={list}>
         {list.items.map((s) => (
           <tr key={s.domain} data-testid="saved-row">
             <td data-label="Company">{s.company ?? '—'}</td>
             <td data-label="Domain">
               <DomainLink domain={s.domain} />
+            </td>
+            <td data-label="Note" data-testid="saved-note">
+              {draft?.domain === s.domain ? (
+                <form
+                  class="inline-edit"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    void saveNote();
+                  }}
+                >
+                  <input type="text" maxLength={500} value={draft.note} aria-label={`Note on ${s.domain}`} onInput={(e) => setDraft({ domain: s.domain, note: e.currentTarget.value })} data-testid="note-input" />
+                  <button type="submit" class="small" data-testid="note-save">
+                    Save
+                  </button>
+                  <button type="button" class="secondary small" onClick={() => setDraft(null)}>
+                    Cancel
+                  </button>
+                </form>
+              ) : (
+                <>
+                  {s.note ?? <span class="muted">—</span>}{' '}
+                  <button type="button" class="link small" onClick={() => setDraft({ domain: s.domain, note: s.note ?? '' })} data-testid="note-edit" aria-label={`Edit the note on ${s.domain}`}>
+                    Edit
+                  </button>
+                </>
+              )}
             </td>
             <td data-label="Saved">{formatDate(s.savedAt)}</td>
             <td data-label="Last checked">{s.lastCheckedAt ? formatDate(s.lastCheckedAt) : '—'}</td>

@@ -306,7 +306,10 @@ class Rivals:
     def share_search(self, search_id: str, *, timeout: Optional[float] = None) -> ShareLink:
         """A public read-only link to a search (the same live link when called again)."""
         res = self.request("POST", f"/api/searches/{_seg(search_id)}/share", timeout=timeout)
-        return from_dict(ShareLink, res.json())
+        link = from_dict(ShareLink, res.json())
+        if link.url.startswith("/"):  # a server older than absolute links: on the origin this client talks to
+            link.url = self.base_url + link.url
+        return link
 
     def revoke_share(self, search_id: str, *, timeout: Optional[float] = None) -> None:
         self.request("DELETE", f"/api/searches/{_seg(search_id)}/share", timeout=timeout)
@@ -330,9 +333,14 @@ class Rivals:
         search_id: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> SavedCompany:
-        """Add a company to the watchlist (saving the same domain again returns the existing row)."""
+        """Add a company to the watchlist; saving the same domain again updates the note (or name) given."""
         payload = {k: v for k, v in (("domain", domain), ("company", company), ("note", note), ("searchId", search_id)) if v is not None}
         return from_dict(SavedCompany, self.request("POST", "/api/saved-companies", json_body=payload, timeout=timeout).json())
+
+    def update_saved_company(self, domain: str, *, note: Any = _UNSET, company: Any = _UNSET, timeout: Optional[float] = None) -> SavedCompany:
+        """Change a saved company's ``note`` or ``company`` name (``None`` clears it); ``NotFoundError`` when not saved."""
+        payload = {k: v for k, v in (("note", note), ("company", company)) if v is not _UNSET}
+        return from_dict(SavedCompany, self.request("PATCH", f"/api/saved-companies/{_seg(domain)}", json_body=payload, timeout=timeout).json())
 
     def remove_saved_company(self, domain: str, *, timeout: Optional[float] = None) -> None:
         self.request("DELETE", f"/api/saved-companies/{_seg(domain)}", timeout=timeout)
@@ -373,7 +381,9 @@ class Rivals:
         direct_max_bytes: int = DIRECT_UPLOAD_MAX_BYTES,
         timeout: Optional[float] = None,
     ) -> BulkUpload:
-        """Start a bulk job from a CSV (bytes, text, or a file path).
+        """Start a bulk job from a CSV: a file path (``str`` or ``os.PathLike``), or the CSV itself as ``bytes`` or as
+        text of more than one line. A one-line ``str`` is a path: one that names no file raises ``FileNotFoundError``
+        before anything is sent (so a typo never uploads the path's text as a CSV, nor spends a credit).
 
         Up to ``direct_max_bytes`` (5 MB) the file goes in the request body with an Idempotency-Key; larger files
         go through a presigned URL (up to 50 MB), and the job starts when the file lands (status ``awaiting_upload``
@@ -407,6 +417,10 @@ class Rivals:
         filename: Optional[str] = None,
         limit: Optional[int] = None,
         webhook_url: Optional[str] = None,
+        exclude: Optional[Sequence[str]] = None,
+        types: Optional[Sequence[str]] = None,
+        min_match_score: Optional[int] = None,
+        countries: Optional[Sequence[str]] = None,
         timeout: Optional[float] = None,
         exclude: Optional[Sequence[str]] = None,
         types: Optional[Sequence[str]] = None,
@@ -530,13 +544,19 @@ def _lower(items: Any) -> Dict[str, str]:
 
 
 def _read_csv(csv: Union[bytes, str, "os.PathLike[str]"]) -> "tuple[bytes, Optional[str]]":
-    if isinstance(csv, bytes):
-        return csv, None
-    if isinstance(csv, os.PathLike) or (isinstance(csv, str) and "\n" not in csv and os.path.isfile(csv)):
-        path = os.fspath(csv)
-        with open(path, "rb") as fh:
-            return fh.read(), os.path.basename(path)
-    return str(csv).encode("utf-8"), None
+    """The CSV's bytes and file name: bytes and multi-line text are the CSV itself; anything else is a path."""
+    if isinstance(csv, (bytes, bytearray)):
+        return bytes(csv), None
+    if isinstance(csv, str) and ("\n" in csv or "\r" in csv):
+        return csv.encode("utf-8"), None
+    path = os.fspath(csv)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(
+            f"No such CSV file: {path!r} (nothing was uploaded). Pass a path to a file, or the CSV itself as bytes or as text with a line break."
+        )
+    with open(path, "rb") as fh:
+        return fh.read(), os.path.basename(path)
+
 
 
 def _error_from(res: Response) -> RivalsError:

@@ -46,6 +46,13 @@ class RivalsError(Exception):
         value = self.body.get("creditsRemaining")
         return value if isinstance(value, int) else None
 
+    @property
+    def reason(self) -> Optional[str]:
+        """For 422 ``no_competitors_found``: why nothing was found (``homepage_unreachable``, ``homepage_too_thin``,
+        ``no_rivals_known``, ``filters_excluded_all``)."""
+        value = self.body.get("reason")
+        return value if isinstance(value, str) else None
+
     def __str__(self) -> str:
         parts = [self.message]
         if self.code:

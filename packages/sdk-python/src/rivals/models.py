@@ -166,6 +166,7 @@ class StoredSearch:
     #: A look-alike search's seeds (``domain`` is the first).
     seeds: Optional[List[str]] = None
     filters: Optional[SearchFilters] = None
+    reason: Optional[str] = None
     raw: Dict[str, Any] = _raw()
 
 
@@ -216,6 +217,7 @@ class MyCompany:
     first_seen_at: str
     last_seen_at: str
     found_for: List[str]
+    product: Optional[str] = None
     firmographics: Optional[Firmographics] = None
 
 
@@ -328,6 +330,7 @@ class BulkDomainResult:
     total_competitors: Optional[int]
     likely_competitors: Optional[int]
     error: Optional[str]
+    reason: Optional[str] = None
 
 
 @dataclass
