@@ -83,7 +83,7 @@ export const ROUTES: RouteSpec[] = [
   { id: 'ListApiKeys', method: 'GET', path: '/api/auth/api-keys', entry: 'functions/http/list-api-keys.ts', auth: true },
   // Both revocation routes run the same handler: the id comes from the path or from the body.
   { id: 'RevokeApiKey', method: 'DELETE', path: '/api/auth/api-keys/{id}', entry: 'functions/http/revoke-api-key.ts', auth: true },
-  { id: 'RevokeApiKeyByBody', method: 'DELETE', path: '/api/auth/api-keys', entry: 'functions/http/revoke-api-key.ts', auth: true },
+  { id: 'RevokeApiKeyByBody', method: 'DELETE', path: '/api/auth/api-keys', entry: 'functions/http/revoke-api-key.ts', auth: true, functionOf: 'RevokeApiKey' },
 ];
 
 /** The routes that revoke keys: they empty the stage's authorizer cache (apigateway:DELETE on it, and nothing else). */

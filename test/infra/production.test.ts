@@ -154,7 +154,7 @@ describe('defects from the review', () => {
   it('grants the providers\' secret by grantRead: a secret named as the README allows matches its full ARN', () => {
     const statements = resources(full.api, 'AWS::IAM::Policy').flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
     const secretReads = statements.filter((s) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes('rivals/providers'));
-    expect(secretReads).toHaveLength(5); // the search, look-alike and save-company functions, the bulk domain and monitor workers
+    expect(secretReads).toHaveLength(4); // the search and look-alike functions, the bulk domain and monitor workers
     for (const s of secretReads) expect(JSON.stringify(s.Resource)).toContain(':secret:rivals/providers-??????');
   });
 

@@ -247,8 +247,8 @@ describe('options', { timeout: 120_000 }, () => {
     const off = synth({}).api;
     expect(JSON.stringify(off.findResources('AWS::IAM::Policy'))).not.toMatch(/bedrock|rivals\/providers/);
     const on = synth({ providers: 'bedrock,openai', bedrockModelId: 'anthropic.claude-3-haiku', providerSecret: 'rivals/providers' }).api;
-    // The search and look-alike functions, the bulk and monitor workers and saving a company (its baseline) all research (one engine composition).
-    expect(Object.keys(on.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: Match.objectLike({ RIVALS_PROVIDERS: 'bedrock,openai', BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku' }) } } }))).toHaveLength(5);
+    // The search and look-alike functions and the bulk and monitor workers all research with providers (one engine composition).
+    expect(Object.keys(on.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: Match.objectLike({ RIVALS_PROVIDERS: 'bedrock,openai', BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku' }) } } }))).toHaveLength(4);
     const policies = JSON.stringify(on.findResources('AWS::IAM::Policy'));
     expect(policies).toContain('bedrock:InvokeModel');
     expect(policies).toContain('foundation-model/anthropic.claude-3-haiku');
