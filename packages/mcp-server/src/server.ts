@@ -57,6 +57,7 @@ const filters = {
  * The shapes of the tools' structured content (MCP `outputSchema`), as the API documents them. Plain objects: a field
  * the API adds later passes through rather than failing the call.
  */
+const watchedCompetitor = { domain: z.string(), company: z.string(), matchScore: z.number().int(), type: z.string() };
 const competitor = {
   rank: z.number().int(),
   company: z.string(),
@@ -119,6 +120,19 @@ const OUTPUT = {
   },
   saved: savedCompany,
   savedList: { items: z.array(z.looseObject(savedCompany)), nextCursor },
+  changes: {
+    items: z.array(
+      z.looseObject({
+        id: z.string(),
+        domain: z.string(),
+        kind: z.enum(['new_competitor', 'dropped', 'type_changed', 'score_changed']),
+        competitor: z.looseObject(watchedCompetitor),
+        previous: z.looseObject(watchedCompetitor).optional(),
+        detectedAt: z.string(),
+      }),
+    ),
+    nextCursor,
+  },
   bulkAccepted: { jobId: z.string(), status: z.string(), totalDomains: z.number().int(), rejectedRows: z.array(rejectedRow), creditsReserved: z.number().int(), creditsRemaining: z.number().int() },
   bulkJob: {
     ...jobSummary,
@@ -268,6 +282,7 @@ export function createServer(rivals: Rivals): McpServer {
         since: z.string().optional().describe('Only changes detected at or after this ISO 8601 time.'),
         ...page,
       },
+      outputSchema: z.looseObject(OUTPUT.changes),
       annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
     },
     guard(async (args) => {
