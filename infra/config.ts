@@ -57,6 +57,8 @@ export interface StageConfig {
   tableName?: string;
   /** Bumped after the origin secret is rotated, so that CloudFront reads its new value on the next deploy. */
   originSecretVersion: number;
+  /** Hours between scheduled watchlist monitor runs (docs/monitoring.md); default 24. */
+  monitorEveryHours: number;
 }
 
 /** Lambda concurrency (see the README's sizing table); 0 = no reservation / no cap. */
@@ -195,5 +197,6 @@ function readConfig(stage: string, node: Source): StageConfig {
     providers,
     ...(text(node, 'providerSecret') ? { providerSecret: text(node, 'providerSecret')! } : {}),
     ...(text(node, 'bedrockModelId') ? { bedrockModelId: text(node, 'bedrockModelId')! } : {}),
+    monitorEveryHours: Math.max(1, whole(node, 'monitorEveryHours', 24)),
   };
 }

@@ -57,11 +57,11 @@ export function nagChecks(app: IConstruct, stage: Stage): AcknowledgingChecks {
 }
 
 /** Records the exact acknowledgements on the stage's constructs and returns the pattern ones. */
-export function acknowledgeNagFindings({ stateful, api, config }: Stage): PatternAcknowledgement[] {
+export function acknowledgeNagFindings({ stateful, api, workers, config }: Stage): PatternAcknowledgement[] {
   const patterns: PatternAcknowledgement[] = [];
   // Upload objects are named per job at run time, so the two functions that presign and read them hold s3:PutObject and
   // s3:GetObject on uploads/* (one prefix of one bucket; the bucket ARN comes from the stateful stack).
-  for (const fn of [api.functions.BulkUploadUrl, api.functions.UploadLandedWorker])
+  for (const fn of [api.functions.BulkUploadUrl, workers.functions.UploadLandedWorker])
     if (fn?.role) patterns.push({ scope: fn.role, rule: resourceEndingIn('.+/uploads/\\*'), reason: 'Per-job upload objects under uploads/ of the uploads bucket only.' });
   // CDK's BucketDeployment handler copies the built dashboard from CDK's asset bucket into the site bucket and
   // invalidates CloudFront: CDK's own grants, read on the asset bucket and read-write on the site bucket only.
@@ -78,10 +78,11 @@ export function acknowledgeNagFindings({ stateful, api, config }: Stage): Patter
   const managedPolicy = (name: string) => new RegExp(`^AwsSolutions-IAM4\\[Policy::arn:${PARTITION}:iam::aws:policy/${name}\\]$`);
   patterns.push(
     { scope: stateful, rule: managedPolicy('service-role/AWSLambdaBasicExecutionRole'), reason: "CDK's bucket-notifications handler (it turns on the uploads bucket's EventBridge events) only writes its own logs." },
-    { scope: api, rule: managedPolicy('service-role/AWSLambdaBasicExecutionRole'), reason: 'AWSLambdaBasicExecutionRole only lets a function write its own logs.' },
+    ...[api, workers].map((scope) => ({ scope, rule: managedPolicy('service-role/AWSLambdaBasicExecutionRole'), reason: 'AWSLambdaBasicExecutionRole only lets a function write its own logs.' })),
   );
   if (config.canaryDeployments)
-    patterns.push({ scope: api, rule: managedPolicy('service-role/AWSCodeDeployRoleForLambdaLimited'), reason: "CodeDeploy's role for canary deployments uses the policy AWS maintains for shifting Lambda aliases." });
+    for (const scope of [api, workers])
+      patterns.push({ scope, rule: managedPolicy('service-role/AWSCodeDeployRoleForLambdaLimited'), reason: "CodeDeploy's role for canary deployments uses the policy AWS maintains for shifting Lambda aliases." });
   if (config.backup)
     patterns.push({
       scope: stateful,
@@ -95,20 +96,24 @@ export function acknowledgeNagFindings({ stateful, api, config }: Stage): Patter
       reason: 'The account-wide API Gateway logging role CDK creates when asked (cloudWatchRole=true) uses the managed policy AWS designed for it.',
     });
   // The EventBridge target's dead-letter queue is one, but cdk-nag only recognises dead-letter queues named by a redrive policy.
-  const landedDeadLetters = api.node.tryFindChild('Bulk')?.node.tryFindChild('UploadLandedDeadLetterQueue');
+  const landedDeadLetters = workers.bulk.node.tryFindChild('UploadLandedDeadLetterQueue');
   if (landedDeadLetters)
     Validations.of(landedDeadLetters).acknowledge({ id: 'AwsSolutions::AwsSolutions-SQS3', reason: "It is the dead-letter queue of the upload-landed worker's EventBridge target." });
   acknowledge(stateful, {
     S1: 'The uploads bucket only holds CSV uploads for 7 days; object-level access is logged by CloudTrail data events where the account enables them.',
   });
+  const everyFunctionStack = {
+    'IAM5[Resource::*]': 'X-Ray trace segments and telemetry have no resource-level permissions.',
+    L1: 'Functions run on Node.js 22, the Lambda runtime this project supports and tests.',
+  };
+  acknowledge(workers, everyFunctionStack);
   acknowledge(api, {
+    ...everyFunctionStack,
     S1: 'The dashboard bucket holds the built site, rewritten on every deploy and read only by CloudFront.',
     CFR1: 'Rivals serves customers in every country: no geo restriction.',
     CFR2: 'The API behind /api has its own WAF (context waf=true) and per-key and per-IP limiters; the rest is static files.',
     CFR3: 'Requests to the API are logged by API Gateway\'s access logs; CloudFront standard logs would need an ACL-enabled bucket.',
     CFR4: 'With a custom domain the floor is TLS 1.2 (2021); without one, CloudFront\'s default certificate sets it.',
-    'IAM5[Resource::*]': 'X-Ray trace segments and telemetry have no resource-level permissions.',
-    L1: 'Functions run on Node.js 22, the Lambda runtime this project supports and tests.',
     APIG2: 'Every handler validates its request with a strict schema that names the field at fault; API Gateway validation would answer first, with less.',
     COG4: 'Callers authenticate with API keys through the REQUEST authorizer on X-API-Key, by design: there are no Cognito users.',
     SMG4: "Neither secret of this stack rotates automatically. The origin secret is rotated by the README's runbook (put a new value, bump originSecretVersion, deploy; the functions accept the current and previous values meanwhile); the webhook sealing key seals every stored webhook secret, so rotating it needs a re-seal (accounts rotate their own webhook secrets at any time).",

@@ -12,6 +12,8 @@ export interface RouteSpec {
   auth: boolean;
   /** What the function may do with the table; default: read for GET, write otherwise. */
   access?: 'none' | 'read' | 'write';
+  /** Served by the function of that route (same entry file, which dispatches on the method): one function, not one each. */
+  functionOf?: string;
   /** Indexes of the table the function queries (IAM grants them by name, never a wildcard). */
   indexes?: string[];
   /** The route reads the knowledge base (its bundle carries the index). */
@@ -66,15 +68,22 @@ export const ROUTES: RouteSpec[] = [
   { id: 'RevokeShare', method: 'DELETE', path: '/api/searches/{id}/share', entry: 'functions/http/revoke-share.ts', auth: true },
   { id: 'GetShared', method: 'GET', path: '/api/shared/{token}', entry: 'functions/http/get-shared.ts', auth: false },
   { id: 'ListSavedCompanies', method: 'GET', path: '/api/saved-companies', entry: 'functions/http/list-saved-companies.ts', auth: true, indexes: ['gsi1'] },
-  // Without a name given, a saved company is named from the knowledge base (among others): its bundle carries the index.
-  { id: 'SaveCompany', method: 'POST', path: '/api/saved-companies', entry: 'functions/http/save-company.ts', auth: true, knowledgeBase: true, memoryMb: 1024 },
+  // Without a name given, a saved company is named from the knowledge base (among others), and saving researches it
+  // (free) to record its monitoring baseline with the search's engine: its bundle carries the index.
+  { id: 'SaveCompany', method: 'POST', path: '/api/saved-companies', entry: 'functions/http/save-company.ts', auth: true, knowledgeBase: true, memoryMb: 1024, timeoutSeconds: 28 },
   { id: 'UpdateSavedCompany', method: 'PATCH', path: '/api/saved-companies/{domain}', entry: 'functions/http/update-saved-company.ts', auth: true },
   { id: 'RemoveSavedCompany', method: 'DELETE', path: '/api/saved-companies/{domain}', entry: 'functions/http/remove-saved-company.ts', auth: true },
+  // Watchlist monitoring (docs/monitoring.md). Reading one company's changes marks them seen (a write).
+  { id: 'ListChanges', method: 'GET', path: '/api/changes', entry: 'functions/http/list-changes.ts', auth: true, access: 'write', indexes: ['gsi1'] },
+  // The account's webhook endpoint: one function for its three methods (the API stack stays under CloudFormation's 500 resources).
+  { id: 'SetWebhookEndpoint', method: 'PUT', path: '/api/webhook-endpoint', entry: 'functions/http/webhook-endpoint.ts', auth: true },
+  { id: 'GetWebhookEndpoint', method: 'GET', path: '/api/webhook-endpoint', entry: 'functions/http/webhook-endpoint.ts', auth: true, functionOf: 'SetWebhookEndpoint' },
+  { id: 'RemoveWebhookEndpoint', method: 'DELETE', path: '/api/webhook-endpoint', entry: 'functions/http/webhook-endpoint.ts', auth: true, functionOf: 'SetWebhookEndpoint' },
   { id: 'CreateApiKey', method: 'POST', path: '/api/auth/api-keys', entry: 'functions/http/create-api-key.ts', auth: true },
   { id: 'ListApiKeys', method: 'GET', path: '/api/auth/api-keys', entry: 'functions/http/list-api-keys.ts', auth: true },
   // Both revocation routes run the same handler: the id comes from the path or from the body.
   { id: 'RevokeApiKey', method: 'DELETE', path: '/api/auth/api-keys/{id}', entry: 'functions/http/revoke-api-key.ts', auth: true },
-  { id: 'RevokeApiKeyByBody', method: 'DELETE', path: '/api/auth/api-keys', entry: 'functions/http/revoke-api-key.ts', auth: true },
+  { id: 'RevokeApiKeyByBody', method: 'DELETE', path: '/api/auth/api-keys', entry: 'functions/http/revoke-api-key.ts', auth: true, functionOf: 'RevokeApiKey' },
 ];
 
 /** The routes that revoke keys: they empty the stage's authorizer cache (apigateway:DELETE on it, and nothing else). */
@@ -88,6 +97,8 @@ export const WORKERS = {
   webhookSender: { id: 'WebhookSenderWorker', entry: 'functions/workers/webhook-sender.ts', timeoutSeconds: 30, batchSize: 10, maxConcurrency: 5 },
   /** One message per settled search: counts it in the account's my-companies rows (off the search's path). */
   aggregate: { id: 'AggregateWorker', entry: 'functions/workers/aggregate.ts', timeoutSeconds: 30, batchSize: 10, maxConcurrency: 5 },
+  /** Watched companies of a monitor run, five to a message, each researched within 25 s; at most 5 x 2 messages at once. */
+  monitor: { id: 'MonitorWorker', entry: 'functions/workers/monitor.ts', timeoutSeconds: 180, batchSize: 2, maxConcurrency: 5, memoryMb: 1024 },
 } as const;
 export const UPLOADS_PREFIX = 'uploads/';
 /**
@@ -103,12 +114,23 @@ export interface ScheduledSpec {
   indexes?: string[];
   everyMinutes: number;
   timeoutSeconds: number;
+  /** Run by that worker's function (same entry) instead of a function of its own. */
+  functionOf?: string;
 }
 
+/**
+ * Refunds searches whose process died; a search is overdue 60 s after its 25 s deadline, so a lost credit is back
+ * within about 6 minutes. Also bulk domains stuck past their deadline, and lost or dead-lettered work re-driven
+ * (functions/workers/sweeper.ts).
+ */
+export const SWEEPER: ScheduledSpec = { id: 'Sweeper', entry: 'functions/workers/sweeper.ts', everyMinutes: 5, timeoutSeconds: 120, indexes: ['gsi1'] };
+
 export const SCHEDULED: ScheduledSpec[] = [
-  // Refunds searches whose process died; a search is overdue 60 s after its 25 s deadline, so a lost credit is back
-  // within about 6 minutes. Also bulk domains stuck past their deadline (functions/workers/sweeper.ts).
-  { id: 'Sweeper', entry: 'functions/workers/sweeper.ts', everyMinutes: 5, timeoutSeconds: 120, indexes: ['gsi1'] },
+  SWEEPER,
+  // Starts a monitor run when the knowledge base's version changed (a deploy) or monitorEveryHours passed (daily by
+  // default); a tick with nothing due reads one item. The fan-out sends every watched company to the monitor queue.
+  // Run by the monitor worker's own function (its handler tells a schedule tick from a queue batch).
+  { id: 'MonitorSchedule', entry: 'functions/workers/monitor.ts', everyMinutes: 60, timeoutSeconds: WORKERS.monitor.timeoutSeconds, functionOf: WORKERS.monitor.id },
 ];
 
 /**
@@ -130,6 +152,8 @@ export const ENV = {
   aggregateQueue: 'AGGREGATE_QUEUE_URL',
   /** The dead-letter queues the sweeper drains and re-drives (comma-separated URLs). */
   deadLetterQueues: 'DEAD_LETTER_QUEUE_URLS',
+  monitorQueue: 'MONITOR_QUEUE_URL',
+  monitorEveryHours: 'MONITOR_EVERY_HOURS',
   bulkMaxDomains: 'BULK_MAX_DOMAINS',
   table: 'TABLE_NAME',
   kbIndex: 'KB_INDEX_PATH',

@@ -23,8 +23,10 @@ const local = await startLocal({ port: 0, keyFile: null, log: () => undefined })
 try {
   console.log('bundling every function as cdk deploy does ...');
   const app = new App({ outdir, context: { alarmEmail: 'none' } });
-  const { api } = buildStage(app, 'bench');
-  const template = app.synth().getStackByName(api.stackName).template as { Resources: Record<string, Fn> };
+  const { api, workers } = buildStage(app, 'bench');
+  const assembly = app.synth();
+  // Every function of the stage: the API's and the workers'.
+  const template = { Resources: Object.assign({}, ...[api, workers].map((stack) => (assembly.getStackByName(stack.stackName).template as { Resources: Record<string, Fn> }).Resources)) as Record<string, Fn> };
   const probe = join(outdir, 'probe.mjs');
   // Runs in a fresh process per function, as a new Lambda container would.
   writeFileSync(

@@ -4,8 +4,8 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3UploadStore, s3Client, SqsAggregationQueue, SqsDeadLetterQueue, SqsDomainQueue, SqsWebhookQueue } from '@rivals/aws';
 import { BULK_MAX_UPLOAD_BYTES } from '@rivals/contracts';
-import { AesGcmSealer, BulkService, BulkSweeper, keyFromSecretText, Redriver, systemClock, WebhookService, type WebhookTransport } from '@rivals/core';
-import { DynamoBulkJobStore, DynamoPendingAggregations, DynamoSearchStore, DynamoWebhookSecretStore } from '@rivals/db';
+import { AesGcmSealer, BulkService, BulkSweeper, keyFromSecretText, Redriver, systemClock, WebhookService, type WebhookTransport, type WebhookUrlGuard } from '@rivals/core';
+import { DynamoBulkJobStore, DynamoMonitorStore, DynamoPendingAggregations, DynamoSearchStore, DynamoWebhookSecretStore } from '@rivals/db';
 import { config } from './config.js';
 import { lazy, services } from './container.js';
 import { logger } from './observability.js';
@@ -34,6 +34,8 @@ export const webhookSecrets = lazy(() => new DynamoWebhookSecretStore(services()
 export const webhookQueue = lazy(() => new SqsWebhookQueue(sqs(), config.webhookQueueUrl));
 export const searchStore = lazy(() => new DynamoSearchStore(services().table));
 const domainQueue = lazy(() => new SqsDomainQueue(sqs(), config.bulkQueueUrl));
+/** Watchlist monitoring's table side (docs/monitoring.md): watched rows, changes, runs, the endpoint and its events. */
+export const monitorStore = lazy(() => new DynamoMonitorStore(services().table));
 
 /**
  * Where a settled search (an API search or a bulk domain) is sent to be counted in my-companies. Best effort: a failed
@@ -43,6 +45,9 @@ export const aggregation = lazy(() => ({
   ...(config.aggregateQueueUrl ? { aggregation: new SqsAggregationQueue(sqs(), config.aggregateQueueUrl) } : {}),
   onAggregationError: (searchId: string, error: unknown) => logger.warn('aggregate message not sent; the next my-companies read counts the search', { searchId, error: error as Error }),
 }));
+
+/** Where a webhook URL leads, checked when a job or the account's endpoint names it (the delivery checks it again). */
+export const webhookUrlGuard: WebhookUrlGuard = { check: async (url) => (await import('@rivals/crawler')).checkWebhookUrl(url) };
 
 export const bulkService = lazy(
   () =>
@@ -59,7 +64,7 @@ export const bulkService = lazy(
       maxUploadBytes: BULK_MAX_UPLOAD_BYTES,
       uploadUrlTtlSeconds: UPLOAD_URL_TTL_SECONDS,
       // A job's webhook URL is checked where it leads with the delivery's own guard; loaded only when a job names one.
-      webhookUrls: { check: async (url) => (await import('@rivals/crawler')).checkWebhookUrl(url) },
+      webhookUrls: webhookUrlGuard,
     }),
 );
 
@@ -102,7 +107,7 @@ export const useWebhookTransport = (t: WebhookTransport) => {
 
 const makeWebhookService = async () => {
   transport ??= (await import('@rivals/crawler')).createWebhookTransport();
-  return new WebhookService({ jobs: bulkJobs(), secrets: webhookSecrets(), queue: webhookQueue(), transport, clock: systemClock });
+  return new WebhookService({ jobs: bulkJobs(), secrets: webhookSecrets(), queue: webhookQueue(), transport, clock: systemClock, watch: { events: monitorStore(), endpoints: monitorStore() } });
 };
 let webhookServicePromise: Promise<WebhookService> | undefined;
 export const webhookService = Object.assign(() => (webhookServicePromise ??= makeWebhookService()), { reset: () => (webhookServicePromise = undefined) });

@@ -34,6 +34,14 @@ export const config = {
   get aggregateQueueUrl(): string {
     return process.env.AGGREGATE_QUEUE_URL ?? '';
   },
+  /** The monitor queue (watched companies of a run, docs/monitoring.md). */
+  get monitorQueueUrl(): string {
+    return process.env.MONITOR_QUEUE_URL ?? '';
+  },
+  /** Hours between scheduled monitor runs (CDK context monitorEveryHours). */
+  get monitorEveryHours(): number {
+    return intFromEnv('MONITOR_EVERY_HOURS', 24);
+  },
   /** New discovered companies one account may add an hour (searches and bulk alike); 0 adds none. */
   get discoveriesPerHour(): number {
     return intFromEnv('DISCOVERIES_PER_HOUR', DEFAULT_DISCOVERIES_PER_HOUR);

@@ -1,13 +1,14 @@
 // composition root: the research side (engine, homepage reader, profile cache, optional providers) wired into the
 // search service. Only functions that search import this module, so only they bundle and load the knowledge base.
-import { BulkWorker, SearchService, systemClock } from '@rivals/core';
-import { createHomepageReader } from '@rivals/crawler';
+import { BulkWorker, MonitorService, SearchService, systemClock } from '@rivals/core';
 import { DynamoDiscoveredStore, DynamoKbImportStore, DynamoProfileCache } from '@rivals/db';
 import { createEngine } from '@rivals/engine';
 import { providersFromEnv } from '@rivals/providers';
 import { config } from './config.js';
 import { aggregation, bulkJobs, searchStore, webhookQueue } from './bulk.js';
 import { lazy, services } from './container.js';
+import { homepageReader } from './homepage.js';
+import { monitorDeps } from './monitor.js';
 import { providerEnvironment } from './provider-secrets.js';
 
 // Read during init (a top-level await), so that no request waits for Secrets Manager.
@@ -15,7 +16,7 @@ const providerEnv = await providerEnvironment();
 
 const engine = lazy(() =>
   createEngine({
-    homepage: createHomepageReader(),
+    homepage: homepageReader(),
     profileCache: new DynamoProfileCache(services().table),
     // The discovered layer: every homepage read well becomes a candidate of later searches (docs/learning.md).
     discovered: new DynamoDiscoveredStore(services().table),
@@ -49,6 +50,9 @@ export const bulkWorker = lazy(
       ...aggregation(),
     }),
 );
+
+/** Watchlist checks (saving a company, the monitor worker): the search's engine, no credit (docs/monitoring.md). */
+export const monitorChecks = lazy(() => new MonitorService(monitorDeps({ engine: engine(), kbVersion: engine().model.index.version })));
 
 // The knowledge base is loaded while the function initialises, not inside the first request.
 engine();

@@ -1,13 +1,15 @@
 // infra: NodejsFunction with the project's defaults (Node 22, ARM64, ESM, source maps, a log group of its own), and
 // bindTable, which sets the table's environment variable and its IAM grant together.
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Alias, Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { join } from 'node:path';
+import type { StageConfig } from '../config.js';
 import { ENV } from '../routes.js';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
@@ -28,6 +30,18 @@ export interface ApiFunctionProps extends Omit<NodejsFunctionProps, 'entry'> {
   retainLogs?: boolean;
   environment?: Record<string, string>;
 }
+
+/** The environment every function of a stage starts with: credits, deadline, version, rate limits, public address. */
+export const stageEnvironment = (config: StageConfig, version: string): Record<string, string> => ({
+  [ENV.freeCredits]: String(config.freeCredits),
+  [ENV.deadline]: String(config.researchDeadlineMs),
+  [ENV.version]: version,
+  [ENV.rateLimitKeyPerSecond]: String(config.rateLimits.keyPerSecond),
+  [ENV.rateLimitKeyBurst]: String(config.rateLimits.keyBurst),
+  [ENV.rateLimitIpPerSecond]: String(config.rateLimits.ipPerSecond),
+  [ENV.rateLimitIpBurst]: String(config.rateLimits.ipBurst),
+  ...(config.publicBaseUrl ? { [ENV.publicBaseUrl]: config.publicBaseUrl } : {}),
+});
 
 /** The alias every caller invokes (API Gateway, the authorizer, queues, rules): deployments move it, version by version. */
 export const LIVE_ALIAS = 'live';
@@ -119,6 +133,35 @@ export class ApiFunction extends NodejsFunction {
       }),
     );
     if (table.encryptionKey) table.encryptionKey.grant(this, 'kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey');
+    return this;
+  }
+
+  /**
+   * The engine's optional providers, for a function that researches: which are on, their keys' secret (read at
+   * init; only GetSecretValue on that secret), and InvokeModel on the one Bedrock model configured.
+   */
+  enableProviders(config: Pick<StageConfig, 'providers' | 'providerSecret' | 'bedrockModelId'>): this {
+    if (!config.providers.length) return this;
+    this.addEnvironment('RIVALS_PROVIDERS', config.providers.join(','));
+    if (config.providerSecret) {
+      const secret = config.providerSecret.startsWith('arn:')
+        ? Secret.fromSecretCompleteArn(this, 'ProviderSecret', config.providerSecret)
+        : Secret.fromSecretNameV2(this, 'ProviderSecret', config.providerSecret);
+      // The name or ARN as configured: GetSecretValue takes either. grantRead matches the secret's full ARN, whose
+      // random six-character suffix a name does not carry (a bare partial ARN in the policy would deny it).
+      this.addEnvironment('RIVALS_PROVIDER_SECRET', config.providerSecret);
+      secret.grantRead(this);
+    }
+    if (config.providers.includes('bedrock')) {
+      if (!config.bedrockModelId) throw new Error('providers=bedrock needs bedrockModelId');
+      this.addEnvironment('BEDROCK_MODEL_ID', config.bedrockModelId);
+      this.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['bedrock:InvokeModel'],
+          resources: [Stack.of(this).formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: config.bedrockModelId })],
+        }),
+      );
+    }
     return this;
   }
 }

@@ -3,32 +3,26 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat, EndpointType, IdentitySource, LambdaIntegration, LogGroupLogDestination, MethodLoggingLevel, RequestAuthorizer, ResponseType, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { LambdaApplication, LambdaDeploymentConfig, LambdaDeploymentGroup } from 'aws-cdk-lib/aws-codedeploy';
 import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
-import { ManagedPolicy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../config.js';
-import { ApiFunction, PROJECT_ROOT } from '../constructs/api-function.js';
+import { ApiFunction, PROJECT_ROOT, stageEnvironment } from '../constructs/api-function.js';
+import { canaryDeployments } from '../constructs/canary-deployments.js';
 import { join } from 'node:path';
 import { METRICS_NAMESPACE, Observability } from '../constructs/observability.js';
 import { VIEWER_IP_HEADER, WebFront } from '../constructs/web-front.js';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, FLUSHES_AUTHORIZER_CACHE, RATE_LIMIT_PARTITION, REDRIVE_AFTER_SECONDS, ROUTES, SCHEDULED, WORKERS } from '../routes.js';
+import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, FLUSHES_AUTHORIZER_CACHE, RATE_LIMIT_PARTITION, ROUTES, type RouteSpec } from '../routes.js';
 import { DASHBOARD_DIST } from '../web.js';
-import { BulkWorkers, grantAggregate, grantBulk, grantRedrive, type BulkResources } from './bulk-workers.js';
+import { grantAggregate, grantBulk, type BulkResources } from './bulk-workers.js';
 
 export interface ApiStackProps extends StackProps {
   table: ITable;
   bulk: Omit<BulkResources, 'table'>;
-  /** Queues whose dead letters an operator must hear about. */
-  deadLetterQueues: IQueue[];
-  /** Work queues whose oldest message must not grow older than `maxAgeMinutes`. */
-  queues: { name: string; queue: IQueue; maxAgeMinutes: number }[];
   config: StageConfig;
   version: string;
 }
@@ -105,6 +99,12 @@ export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
 /** What the authorizer logs (functions/authorizer/api-key.ts) when it refuses key lookups over the per-IP limit. */
 export const AUTHORIZER_RATE_LIMITED_LOG = 'key lookups rate limited';
 
+/** Lets `fn` unseal webhook signing secrets with `key` (its ARN in the environment, GetSecretValue on it). */
+export function grantWebhookSecretKey(fn: ApiFunction, key: ISecret) {
+  fn.addEnvironment(ENV.webhookSecretKey, key.secretArn);
+  key.grantRead(fn);
+}
+
 /** Reserved concurrency when configured (0 = none). */
 const reserved = (n: number) => (n > 0 ? { reservedConcurrentExecutions: n } : {});
 
@@ -113,22 +113,18 @@ const DASHBOARD_DIR = join(PROJECT_ROOT, DASHBOARD_DIST);
 
 export class ApiStack extends Stack {
   readonly api: RestApi;
+  /** The routes' functions by route id (a route served by another route's function has none), and the authorizer. */
   readonly functions: Record<string, ApiFunction> = {};
   readonly web: WebFront;
+  /** Where every alarm of the stage notifies (the workers' stack's too). */
+  readonly alarmTopic: ITopic;
+  /** The key webhook signing secrets are sealed with (the webhook sender, in the workers' stack, reads it too). */
+  readonly webhookSecretKey: Secret;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { config } = props;
-    const environment = {
-      [ENV.freeCredits]: String(config.freeCredits),
-      [ENV.deadline]: String(config.researchDeadlineMs),
-      [ENV.version]: props.version,
-      [ENV.rateLimitKeyPerSecond]: String(config.rateLimits.keyPerSecond),
-      [ENV.rateLimitKeyBurst]: String(config.rateLimits.keyBurst),
-      [ENV.rateLimitIpPerSecond]: String(config.rateLimits.ipPerSecond),
-      [ENV.rateLimitIpBurst]: String(config.rateLimits.ipBurst),
-      ...(config.publicBaseUrl ? { [ENV.publicBaseUrl]: config.publicBaseUrl } : {}),
-    };
+    const environment = stageEnvironment(config, props.version);
     const logRemoval = config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: logRemoval });
@@ -190,7 +186,18 @@ export class ApiStack extends Stack {
       resultsCacheTtl: Duration.seconds(AUTHORIZER.cacheTtlSeconds),
     });
 
+    // API Gateway invokes the live alias of the route's function. Without the console's test-invoke permission: one
+    // Lambda permission per method is enough of CloudFormation's 500 resources a stack.
+    const serve = (route: RouteSpec, fn: ApiFunction) =>
+      this.api.root
+        .resourceForPath(route.path)
+        .addMethod(route.method, new LambdaIntegration(fn.live, { timeout: Duration.seconds(29), allowTestInvoke: false }), route.auth ? { authorizer } : {});
     for (const route of ROUTES) {
+      const shared = route.functionOf ? this.functions[route.functionOf] : undefined;
+      if (shared) {
+        serve(route, shared);
+        continue;
+      }
       const fn = new ApiFunction(this, `${route.id}Function`, {
         entry: route.entry,
         knowledgeBase: route.knowledgeBase ?? false,
@@ -209,41 +216,27 @@ export class ApiStack extends Stack {
       if (route.searches) grantAggregate(fn, props.bulk.aggregateQueue);
       if (FLUSHES_AUTHORIZER_CACHE.includes(route.id)) this.allowAuthorizerCacheFlush(fn, config.stage);
       this.functions[route.id] = fn;
-      if (route.searches) this.enableProviders(fn, config);
-      const resource = this.api.root.resourceForPath(route.path);
-      resource.addMethod(route.method, new LambdaIntegration(fn.live, { timeout: Duration.seconds(29) }), route.auth ? { authorizer } : {});
+      if (route.searches) fn.enableProviders(config);
+      serve(route, fn);
     }
 
-    for (const job of SCHEDULED) {
-      const fn = new ApiFunction(this, `${job.id}Function`, { entry: job.entry, environment, retainLogs: config.retainData, timeout: Duration.seconds(job.timeoutSeconds) }).bindTable(props.table, 'write', { indexes: job.indexes ?? [] });
-      grantBulk(fn, { table: props.table, ...props.bulk }); // the sweeper also sweeps bulk domains
-      grantRedrive(fn, props.deadLetterQueues, props.bulk.aggregateQueue); // and re-drives lost and dead-lettered work
-      this.functions[job.id] = fn;
-      new Rule(this, `${job.id}Schedule`, { schedule: Schedule.rate(Duration.minutes(job.everyMinutes)), targets: [new LambdaFunction(fn.live, { retryAttempts: 0 })] });
-    }
-
-    const workers = new BulkWorkers(this, 'Bulk', { table: props.table, ...props.bulk, environment, retainLogs: config.retainData, capacity: config.capacity });
-    Object.assign(this.functions, workers.functions);
-    // The bulk worker researches with the same engine as a search, so with the same providers.
-    this.enableProviders(workers.functions[WORKERS.bulkDomain.id]!, config);
-    this.sealWebhookSecrets([this.functions.WebhookSecret!, workers.functions[WORKERS.webhookSender.id]!], config.retainData);
+    this.webhookSecretKey = this.sealWebhookSecrets(this.functions.WebhookSecret!, config.retainData);
 
     if (config.waf) this.firewall(config.wafRateLimit);
 
-
+    this.functions[AUTHORIZER.id] = authorizerFunction;
     const observability = new Observability(this, 'Observability', {
       api: this.api,
       table: props.table,
-      functions: { ...this.functions, [AUTHORIZER.id]: authorizerFunction },
-      deadLetterQueues: [...props.deadLetterQueues, ...workers.deadLetterQueues],
-      queues: props.queues,
+      functions: this.functions,
       deliberateErrors: { [AUTHORIZER.id]: this.authorizerRefusals(authorizerFunction) },
-      redrivenDeadLetters: { queues: props.deadLetterQueues, maxAgeSeconds: REDRIVE_AFTER_SECONDS + Math.max(...SCHEDULED.map((job) => job.everyMinutes)) * 60 },
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
       monthlyBudgetUsd: config.monthlyBudgetUsd,
     });
-    this.deployments(config, { ...this.functions, [AUTHORIZER.id]: authorizerFunction }, observability);
-    for (const fn of [authorizerFunction, ...ROUTES.map((r) => this.functions[r.id]!)]) {
+    this.alarmTopic = observability.topic;
+    // A new version rolls back on its function's errors, or on the API's 5xx or latency.
+    if (config.canaryDeployments) canaryDeployments(this, 'Deployments', `rivals-${config.stage}`, this.functions, (name) => [observability.errorAlarms[name]!, ...observability.apiAlarms]);
+    for (const fn of Object.values(this.functions)) {
       fn.addEnvironment(ORIGIN_SECRET_ENV, originSecret.secretArn);
       originSecret.grantRead(fn);
     }
@@ -268,16 +261,14 @@ export class ApiStack extends Stack {
    * and kept in Secrets Manager, readable only by the function that rotates secrets and the one that signs deliveries:
    * a copy of the table alone holds no usable secret. Kept with the data when the stage retains its data.
    */
-  private sealWebhookSecrets(functions: ApiFunction[], retainData: boolean) {
+  private sealWebhookSecrets(rotator: ApiFunction, retainData: boolean): Secret {
     const key = new Secret(this, 'WebhookSecretKey', {
       description: 'Rivals: the key webhook signing secrets are sealed with',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
-    for (const fn of functions) {
-      fn.addEnvironment(ENV.webhookSecretKey, key.secretArn);
-      key.grantRead(fn);
-    }
+    grantWebhookSecretKey(rotator, key);
+    return key;
   }
 
   /**
@@ -296,31 +287,6 @@ export class ApiStack extends Stack {
   }
 
   /**
-   * How a new version goes live: with canaryDeployments, CodeDeploy shifts 10% of each function's traffic to it for 5
-   * minutes, then the rest, and rolls back if the function's error alarm or the API's 5xx or latency alarm fires;
-   * otherwise CloudFormation moves the alias at once (dev).
-   */
-  private deployments(config: StageConfig, functions: Record<string, ApiFunction>, observability: Observability) {
-    if (!config.canaryDeployments) return;
-    const application = new LambdaApplication(this, 'Deployments', { applicationName: `rivals-${config.stage}` });
-    // One role for every deployment group: AWS's policy for CodeDeploy on Lambda (shift aliases, invoke hooks it is given).
-    const role = new Role(this, 'DeploymentRole', {
-      assumedBy: new ServicePrincipal('codedeploy.amazonaws.com'),
-      managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSCodeDeployRoleForLambdaLimited')],
-    });
-    for (const [name, fn] of Object.entries(functions)) {
-      new LambdaDeploymentGroup(this, `${name}Deployment`, {
-        application,
-        role,
-        alias: fn.live,
-        deploymentConfig: LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
-        alarms: [observability.errorAlarms[name]!, ...observability.apiAlarms],
-        autoRollback: { failedDeployment: true, deploymentInAlarm: true, stoppedDeployment: true },
-      });
-    }
-  }
-
-  /**
    * A revoked key is refused on its next request: the function that revokes empties this stage's authorizer cache
    * (FlushStageAuthorizersCache is apigateway:DELETE on the stage's cache/authorizers; nothing else is granted).
    */
@@ -333,34 +299,6 @@ export class ApiStack extends Stack {
         resources: [Stack.of(this).formatArn({ service: 'apigateway', account: '', resource: `/restapis/${this.api.restApiId}/stages/${stage}/cache/authorizers` })],
       }),
     );
-  }
-
-  /**
-   * The engine's optional providers, for a function that researches: which are on, their keys' secret (read at
-   * init; only GetSecretValue on that secret), and InvokeModel on the one Bedrock model configured.
-   */
-  private enableProviders(fn: ApiFunction, config: StageConfig) {
-    if (!config.providers.length) return;
-    fn.addEnvironment('RIVALS_PROVIDERS', config.providers.join(','));
-    if (config.providerSecret) {
-      const secret = config.providerSecret.startsWith('arn:')
-        ? Secret.fromSecretCompleteArn(this, `${fn.node.id}ProviderSecret`, config.providerSecret)
-        : Secret.fromSecretNameV2(this, `${fn.node.id}ProviderSecret`, config.providerSecret);
-      // The name or ARN as configured: GetSecretValue takes either. grantRead matches the secret's full ARN, whose
-      // random six-character suffix a name does not carry (a bare partial ARN in the policy would deny it).
-      fn.addEnvironment('RIVALS_PROVIDER_SECRET', config.providerSecret);
-      secret.grantRead(fn);
-    }
-    if (config.providers.includes('bedrock')) {
-      if (!config.bedrockModelId) throw new Error('providers=bedrock needs bedrockModelId');
-      fn.addEnvironment('BEDROCK_MODEL_ID', config.bedrockModelId);
-      fn.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['bedrock:InvokeModel'],
-          resources: [Stack.of(this).formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: config.bedrockModelId })],
-        }),
-      );
-    }
   }
 
   /** A web ACL on the API stage: a per-IP rate rule (a blunt backstop above the functions' own limiters) and AWS's common rule set. */

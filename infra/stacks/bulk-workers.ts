@@ -21,6 +21,7 @@ export interface BulkResources {
   bulkQueue: IQueue;
   webhookQueue: IQueue;
   aggregateQueue: IQueue;
+  monitorQueue: IQueue;
 }
 
 /** Environment of every function that touches bulk jobs. */
@@ -46,12 +47,18 @@ export function grantBulk(fn: ApiFunction, r: BulkResources, options: { uploads?
   if (keyArns.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: keyArns }));
 }
 
-/** The functions that settle searches (the search route, the bulk domain worker) send to the aggregate queue. */
-export function grantAggregate(fn: ApiFunction, queue: IQueue) {
-  fn.addEnvironment(ENV.aggregateQueue, queue.queueUrl);
+/** Lets `fn` send to `queue`, named to it in the environment variable `env` (and use the queue's key, if any). */
+function grantSend(fn: ApiFunction, env: string, queue: IQueue) {
+  fn.addEnvironment(env, queue.queueUrl);
   fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
   if (queue.encryptionMasterKey) fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [queue.encryptionMasterKey.keyArn] }));
 }
+
+/** The functions that settle searches (the search route, the bulk domain worker) send to the aggregate queue. */
+export const grantAggregate = (fn: ApiFunction, queue: IQueue) => grantSend(fn, ENV.aggregateQueue, queue);
+
+/** The functions that start monitor runs send to the monitor queue. */
+export const grantMonitor = (fn: ApiFunction, queue: IQueue) => grantSend(fn, ENV.monitorQueue, queue);
 
 /**
  * The sweeper re-drives lost work (packages/core/src/bulk/redrive.ts): it drains the dead-letter queues (receive,
@@ -119,6 +126,10 @@ export class BulkWorkers extends Construct {
     webhooks.live.addEventSource(
       new SqsEventSource(props.webhookQueue, { batchSize: WORKERS.webhookSender.batchSize, maxConcurrency: WORKERS.webhookSender.maxConcurrency, reportBatchItemFailures: true }),
     );
+
+    // Watchlist monitoring: checks watched companies with the search's engine and owes webhook events (docs/monitoring.md).
+    const monitor = make(WORKERS.monitor, true);
+    monitor.live.addEventSource(new SqsEventSource(props.monitorQueue, { batchSize: WORKERS.monitor.batchSize, maxConcurrency: WORKERS.monitor.maxConcurrency, reportBatchItemFailures: true }));
 
     // Counts settled searches in my-companies: the table only (no bulk grants); consuming the queue is the event
     // source's own grant.

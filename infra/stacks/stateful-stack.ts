@@ -43,6 +43,8 @@ export class StatefulStack extends Stack {
   readonly webhookQueue: Queue;
   readonly webhookDeadLetterQueue: Queue;
   readonly aggregateQueue: Queue;
+  readonly monitorQueue: Queue;
+  readonly monitorDeadLetterQueue: Queue;
   readonly aggregateDeadLetterQueue: Queue;
   readonly key?: Key;
   readonly backupPlan?: BackupPlan;
@@ -127,6 +129,14 @@ export class StatefulStack extends Stack {
       visibilityTimeout: Duration.seconds(180),
       retentionPeriod: Duration.days(4),
       deadLetterQueue: { queue: this.webhookDeadLetterQueue, maxReceiveCount: 5 },
+    });
+    // Watched companies of monitor runs (docs/monitoring.md); six times the monitor worker's 180 s timeout. A check that
+    // keeps failing is dropped to the dead-letter queue; the next run checks the company again.
+    this.monitorDeadLetterQueue = queue('MonitorDeadLetterQueue', { retentionPeriod: Duration.days(14) });
+    this.monitorQueue = queue('MonitorQueue', {
+      visibilityTimeout: Duration.seconds(1080),
+      retentionPeriod: Duration.days(1),
+      deadLetterQueue: { queue: this.monitorDeadLetterQueue, maxReceiveCount: 5 },
     });
     // Settled searches to count in my-companies. A message that keeps failing is harmless to drop: the search's pending
     // item stays, and the account's next GET /api/my-companies counts it.

@@ -102,7 +102,7 @@ describe('account data over HTTP', () => {
   it('keeps a watchlist: 201, then 200 with the note updated, PATCH edits it, newest first, 204 on removal', async () => {
     const saved = await call('/api/saved-companies', { method: 'POST', body: { domain: 'https://www.Adyen.com/', company: 'Adyen', note: 'rival' } });
     expect(saved.status).toBe(201);
-    expect(saved.body).toEqual({ domain: 'adyen.com', company: 'Adyen', note: 'rival', searchId: null, savedAt: expect.any(String) });
+    expect(saved.body).toEqual({ domain: 'adyen.com', company: 'Adyen', note: 'rival', searchId: null, savedAt: expect.any(String), lastCheckedAt: expect.any(String), unseenChanges: 0 });
     const again = await call('/api/saved-companies', { method: 'POST', body: { domain: 'adyen.com', note: 'changed' } });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ ...saved.body, note: 'changed' });

@@ -105,6 +105,9 @@ describe('rivals CLI', () => {
     expect(history[0]).toMatchObject({ id: searchId, domain: 'zendesk.com', source: 'api' });
     expect((await rivals(['saved', 'add', 'freshworks.com', '--note', 'rival', '--search-id', searchId])).code).toBe(0);
     expect(JSON.parse((await rivals(['saved', 'list', '--json'])).stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ domain: 'freshworks.com', note: 'rival' })]));
+    // Nothing has run the monitor yet: no changes (the monitor itself: test/e2e/monitor.test.ts).
+    expect(JSON.parse((await rivals(['changes', '--domain', 'freshworks.com', '--since', '2026-01-01T00:00:00Z', '--json'])).stdout)).toEqual([]);
+    expect((await rivals(['changes', '--since', 'yesterday'])).code).not.toBe(0);
     expect((await rivals(['saved', 'remove', 'freshworks.com'])).code).toBe(0);
     expect((await rivals(['saved', 'list', '--json'])).stdout).not.toContain('freshworks.com');
     // Saved with no name and no search: named all the same (the knowledge base); its note edited two ways.
@@ -229,7 +232,7 @@ describe('rivals-mcp over stdio', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
-        'find_lookalikes', 'get_balance', 'get_bulk_job', 'get_search', 'list_history', 'list_my_companies', 'list_saved_companies', 'save_company', 'search_competitors',
+        'find_lookalikes', 'get_balance', 'get_bulk_job', 'get_search', 'get_watchlist_changes', 'list_history', 'list_my_companies', 'list_saved_companies', 'save_company', 'search_competitors',
         'start_bulk_research', 'share_search', 'list_bulk_jobs', 'download_bulk_results',
       ].sort(),
     );
@@ -277,6 +280,7 @@ describe('rivals-mcp over stdio', () => {
     expect((await client.callTool({ name: 'save_company', arguments: { domain: 'mailchimp.com', note: 'agent' } })).structuredContent).toMatchObject({ domain: 'mailchimp.com', note: 'agent' });
     const saved = (await client.callTool({ name: 'list_saved_companies', arguments: {} })).structuredContent as { items: { domain: string }[] };
     expect(saved.items.map((i) => i.domain)).toContain('mailchimp.com');
+    expect((await client.callTool({ name: 'get_watchlist_changes', arguments: { domain: 'mailchimp.com' } })).structuredContent).toEqual({ items: [], nextCursor: null });
     const history = (await client.callTool({ name: 'list_history', arguments: { limit: 1 } })).structuredContent as { items: unknown[]; nextCursor: string | null };
     expect(history.items).toHaveLength(1);
     const companies = (await client.callTool({ name: 'list_my_companies', arguments: {} })).structuredContent as { total: number };

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDashboardBuilt } from '../../packages/local/src/dashboard-build.js';
 import { PROJECT_ROOT, startLocal, type LocalService } from '../../packages/local/src/runtime.js';
 import { raiseRateLimits, tableServices } from '../../packages/local/src/services.js';
+import { DynamoMonitorStore } from '@rivals/db';
 
 // The browser's globals, as the page-side callbacks below use them (this project's types are Node's, not the DOM's).
 declare const sessionStorage: { getItem(key: string): string | null };
@@ -152,6 +153,20 @@ describe('the dashboard in a browser', () => {
     await expect.poll(() => page.locator(tid('saved-note')).innerText()).toContain('watch their pricing');
     expect((await api('/api/saved-companies')).body.items[0].note).toBe('watch their pricing');
     await shot(page, 'watchlist');
+
+    // A monitor check finds a newcomer (recorded as a run records it): the row shows a badge; its timeline lists the
+    // change, and opening it marks it seen.
+    const now = new Date().toISOString();
+    const change = { id: 'chg_dashboard0000000000000000', domain: firstDomain, kind: 'new_competitor' as const, competitor: { domain: 'newcomer-rival.com', company: 'Newcomer', matchScore: 64, type: 'Emerging' as const }, detectedAt: now };
+    await new DynamoMonitorStore(service.table).recordCheck({ accountId: service.accountId, domain: firstDomain }, { runId: 'run_dashboard', checkedAt: now, competitors: [change.competitor], changes: [change] });
+    await page.reload();
+    await expect.poll(() => page.locator(tid('unseen-badge')).allInnerTexts()).toEqual(['1 new']);
+    await page.locator(tid('unseen-badge')).click();
+    await expect.poll(() => page.locator(tid('change')).allInnerTexts()).toEqual([expect.stringMatching(/New competitor: Newcomer \(newcomer-rival\.com\)/)]);
+    await shot(page, 'watchlist-timeline');
+    await page.goBack(); // keeps the history the next test walks back through
+    await page.locator(tid('saved-row')).first().waitFor();
+    expect(await page.locator(tid('unseen-badge')).count()).toBe(0);
   });
 
   it('lists the companies found, filters them, and keeps the search in the address for Back', async () => {

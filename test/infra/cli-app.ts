@@ -8,6 +8,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { buildApp } from '../../infra/app.js';
 import { PROJECT_ROOT } from '../../infra/constructs/api-function.js';
+import { ROUTES, SCHEDULED, WORKERS } from '../../infra/routes.js';
 
 export const CDK_JSON = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { app: string; context: Record<string, unknown> };
 
@@ -36,6 +37,10 @@ export const STAGE_SHAPES: { name: string; stage: string; region: string; contex
   { name: 'staging without WAF or key, alarms to the topic only', stage: 'staging', region: 'ap-southeast-2', context: { waf: 'false', alarmEmail: 'none' } },
 ];
 
+/** The project's functions in a stage: one per route (routes served by another's share it), per scheduled job (jobs run by a
+ * worker share its), the authorizer, and the queue workers. */
+export const FUNCTION_COUNT = ROUTES.filter((r) => !r.functionOf).length + SCHEDULED.filter((j) => !j.functionOf).length + 1 + Object.keys(WORKERS).length;
+
 /** What the CLI adds to cdk.json's context on `cdk synth` (its defaults: path and asset metadata, version reporting). */
 export const CLI_CONTEXT = { 'aws:cdk:enable-path-metadata': true, 'aws:cdk:enable-asset-metadata': true, 'aws:cdk:version-reporting': true };
 
@@ -54,8 +59,22 @@ export function cliApp(context: Record<string, unknown> = {}, options: { stage?:
   return { app, stage, outdir };
 }
 
-/** Templates of both stacks of a stage (the app synthesised once, cdk-nag included). */
+/** Templates of the three stacks of a stage, and the API's and workers' as one (the app synthesised once, cdk-nag included). */
 export function cliTemplates(context: Record<string, unknown> = {}, options: Parameters<typeof cliApp>[1] = {}) {
   const { stage } = cliApp(context, options);
-  return { stage, stateful: Template.fromStack(stage.stateful), api: Template.fromStack(stage.api) };
+  const api = Template.fromStack(stage.api);
+  const workers = Template.fromStack(stage.workers);
+  return { stage, stateful: Template.fromStack(stage.stateful), api, workers, compute: computeTemplate(api, workers) };
+}
+
+/**
+ * The API and workers' stacks' resources as one template, for what holds of every function, alarm or grant of the
+ * stage wherever it lives. Logical ids are unique across the two (CDK's metadata aside), so nothing is lost.
+ */
+export function computeTemplate(api: Template, workers: Template): Template {
+  const a = api.toJSON().Resources as Record<string, unknown>;
+  const w = workers.toJSON().Resources as Record<string, unknown>;
+  const shared = Object.keys(w).filter((id) => id in a && id !== 'CDKMetadata');
+  if (shared.length) throw new Error(`logical ids in both stacks: ${shared.join(', ')}`);
+  return Template.fromJSON({ Resources: { ...a, ...w } });
 }

@@ -9,12 +9,13 @@ import { PROJECT_ROOT } from '../../infra/constructs/api-function.js';
 import { AUTHORIZER_RATE_LIMITED_LOG } from '../../infra/stacks/api-stack.js';
 import { AUTHORIZER, ROUTES, SCHEDULED, WORKERS } from '../../infra/routes.js';
 import { App, type Stack } from 'aws-cdk-lib';
-import { cleanOutdirs, cliApp, cliTemplates, STAGE_SHAPES } from './cli-app.js';
+import { cleanOutdirs, cliApp, cliTemplates, computeTemplate, FUNCTION_COUNT, STAGE_SHAPES } from './cli-app.js';
 
-const FUNCTION_COUNT = ROUTES.length + SCHEDULED.length + 1 + Object.keys(WORKERS).length;
-let prod: { stateful: Template; api: Template; terminationProtection: boolean[] };
-let dev: { stateful: Template; api: Template; terminationProtection: boolean[] };
-let full: { stateful: Template; api: Template };
+// Routes and schedules that run on another's function (functionOf) have none of their own.
+type Built = { stateful: Template; api: Template; workers: Template; compute: Template; resourceCounts: Record<string, number> };
+let prod: Built & { terminationProtection: boolean[] };
+let dev: Built & { terminationProtection: boolean[] };
+let full: Built;
 
 const cliTemplatesOf = (stack: Stack) => Template.fromStack(stack);
 afterAll(cleanOutdirs);
@@ -22,10 +23,16 @@ beforeAll(() => {
   const build = (context: Record<string, string>, stage: string, region = 'us-east-1') => {
     const { app, stage: built } = cliApp(context, { stage, region });
     const assembly = app.synth();
+    const stacks = [built.stateful, built.api, built.workers];
+    const api = cliTemplatesOf(built.api);
+    const workers = cliTemplatesOf(built.workers);
     return {
       stateful: cliTemplatesOf(built.stateful),
-      api: cliTemplatesOf(built.api),
-      terminationProtection: [built.stateful, built.api].map((s) => assembly.getStackByName(s.stackName).terminationProtection ?? false),
+      api,
+      workers,
+      compute: computeTemplate(api, workers),
+      resourceCounts: Object.fromEntries(stacks.map((s) => [s.stackName, Object.keys((assembly.getStackByName(s.stackName).template as { Resources: object }).Resources).length])),
+      terminationProtection: stacks.map((s) => assembly.getStackByName(s.stackName).terminationProtection ?? false),
     };
   };
   // The README's production command: only alarmEmail on the command line, the rest from infra/stages/prod.json.
@@ -42,8 +49,8 @@ describe('per-stage configuration (infra/stages/*.json)', () => {
     expect(stageFile('prod')).toMatchObject({ waf: true, customerManagedKey: true, terminationProtection: true, canaryDeployments: true });
     prod.api.resourceCountIs('AWS::WAFv2::WebACL', 1);
     prod.stateful.hasResourceProperties('AWS::DynamoDB::Table', { SSESpecification: Match.objectLike({ SSEType: 'KMS' }) });
-    expect(prod.terminationProtection).toEqual([true, true]);
-    expect(dev.terminationProtection).toEqual([false, false]);
+    expect(prod.terminationProtection).toEqual([true, true, true]);
+    expect(dev.terminationProtection).toEqual([false, false, false]);
   });
 
   it('refuses a production stage with nowhere to send alarms, and a stage file with an unknown key', () => {
@@ -60,30 +67,36 @@ describe('per-stage configuration (infra/stages/*.json)', () => {
 
 describe('safe deployments', () => {
   it('publishes every function as a version behind a live alias, which API Gateway, the authorizer, queues and rules invoke', () => {
-    expect(resources(prod.api, 'AWS::Lambda::Alias').filter(([, a]) => a.Properties.Name === 'live')).toHaveLength(FUNCTION_COUNT);
+    expect(resources(prod.compute, 'AWS::Lambda::Alias').filter(([, a]) => a.Properties.Name === 'live')).toHaveLength(FUNCTION_COUNT);
     for (const [, method] of resources(prod.api, 'AWS::ApiGateway::Method')) {
       const uri = JSON.stringify(method.Properties.Integration?.Uri ?? '');
       if (uri) expect(uri).toMatch(/FunctionLiveAlias|Live[0-9A-F]{8}/);
     }
     const [, authorizer] = resources(prod.api, 'AWS::ApiGateway::Authorizer')[0]!;
     expect(JSON.stringify(authorizer.Properties.AuthorizerUri)).toMatch(/Live[0-9A-F]{8}/);
-    for (const [, mapping] of resources(prod.api, 'AWS::Lambda::EventSourceMapping')) expect(JSON.stringify(mapping.Properties.FunctionName)).toMatch(/Live[0-9A-F]{8}/);
-    for (const [, rule] of resources(prod.api, 'AWS::Events::Rule')) expect(JSON.stringify(rule.Properties.Targets[0].Arn)).toMatch(/Live[0-9A-F]{8}/);
+    expect(resources(prod.workers, 'AWS::Lambda::EventSourceMapping').length).toBeGreaterThan(0);
+    for (const [, mapping] of resources(prod.workers, 'AWS::Lambda::EventSourceMapping')) expect(JSON.stringify(mapping.Properties.FunctionName)).toMatch(/Live[0-9A-F]{8}/);
+    for (const [, rule] of resources(prod.workers, 'AWS::Events::Rule')) expect(JSON.stringify(rule.Properties.Targets[0].Arn)).toMatch(/Live[0-9A-F]{8}/);
   });
 
-  it('shifts 10% of traffic for 5 minutes first in prod, rolling back on the function\'s errors or the API\'s 5xx or latency', () => {
-    const groups = resources(prod.api, 'AWS::CodeDeploy::DeploymentGroup');
-    expect(groups).toHaveLength(FUNCTION_COUNT);
-    for (const [, group] of groups) {
-      expect(group.Properties.DeploymentConfigName).toBe('CodeDeployDefault.LambdaCanary10Percent5Minutes');
-      expect(group.Properties.AutoRollbackConfiguration).toMatchObject({ Enabled: true, Events: expect.arrayContaining(['DEPLOYMENT_FAILURE', 'DEPLOYMENT_STOP_ON_ALARM']) });
-      const alarms = JSON.stringify(group.Properties.AlarmConfiguration.Alarms);
-      expect(alarms).toMatch(/Api5xx/);
-      expect(alarms).toMatch(/ApiLatencyP99/);
-      expect(alarms).toMatch(/Errors/);
+  it('shifts 10% of traffic for 5 minutes first in prod, rolling back on the function\'s errors (an API function also on the API\'s 5xx or latency)', () => {
+    expect(resources(prod.compute, 'AWS::CodeDeploy::DeploymentGroup')).toHaveLength(FUNCTION_COUNT);
+    for (const [stack, apiAlarms] of [[prod.api, true], [prod.workers, false]] as const) {
+      for (const [, group] of resources(stack, 'AWS::CodeDeploy::DeploymentGroup')) {
+        expect(group.Properties.DeploymentConfigName).toBe('CodeDeployDefault.LambdaCanary10Percent5Minutes');
+        expect(group.Properties.AutoRollbackConfiguration).toMatchObject({ Enabled: true, Events: expect.arrayContaining(['DEPLOYMENT_FAILURE', 'DEPLOYMENT_STOP_ON_ALARM']) });
+        const alarms = JSON.stringify(group.Properties.AlarmConfiguration.Alarms);
+        expect(alarms).toMatch(/Errors/);
+        expect(/Api5xx/.test(alarms) && /ApiLatencyP99/.test(alarms)).toBe(apiAlarms);
+      }
+      // Each alias and its deployment group live in one stack (the alias's update policy names the group).
+      for (const [, alias] of resources(stack, 'AWS::Lambda::Alias')) expect(JSON.stringify(alias.UpdatePolicy?.CodeDeployLambdaAliasUpdate)).toMatch(/"Ref":"[A-Za-z0-9]+Deployment[0-9A-F]{8}"/);
     }
-    for (const [, alias] of resources(prod.api, 'AWS::Lambda::Alias')) expect(alias.UpdatePolicy?.CodeDeployLambdaAliasUpdate).toBeDefined();
-    dev.api.resourceCountIs('AWS::CodeDeploy::DeploymentGroup', 0);
+    dev.compute.resourceCountIs('AWS::CodeDeploy::DeploymentGroup', 0);
+  });
+
+  it('keeps every stack far from CloudFormation\'s 500 resources, in every stage shape', () => {
+    for (const built of [prod, dev, full]) for (const [stack, count] of Object.entries(built.resourceCounts)) expect(count, stack).toBeLessThan(450);
   });
 });
 
@@ -94,8 +107,8 @@ describe('capacity', () => {
     const config = stageFile('prod') as Record<string, number>;
     expect(fn(prod.api, AUTHORIZER.id).Properties.ReservedConcurrentExecutions).toBe(config.authorizerReservedConcurrency);
     expect(fn(prod.api, 'SearchFunction').Properties.ReservedConcurrentExecutions).toBe(config.searchMaxConcurrency);
-    expect(fn(prod.api, `Bulk${WORKERS.uploadLanded.id}`).Properties.ReservedConcurrentExecutions).toBe(config.uploadLandedMaxConcurrency);
-    const bulk = resources(prod.api, 'AWS::Lambda::EventSourceMapping').find(([, m]) => JSON.stringify(m.Properties.FunctionName).includes(WORKERS.bulkDomain.id))![1];
+    expect(fn(prod.workers, `Bulk${WORKERS.uploadLanded.id}`).Properties.ReservedConcurrentExecutions).toBe(config.uploadLandedMaxConcurrency);
+    const bulk = resources(prod.workers, 'AWS::Lambda::EventSourceMapping').find(([, m]) => JSON.stringify(m.Properties.FunctionName).includes(WORKERS.bulkDomain.id))![1];
     expect(bulk.Properties.ScalingConfig.MaximumConcurrency).toBe(config.bulkMaxConcurrency);
     // Dev reserves nothing: a new account's concurrency quota (10) could not spare it.
     expect(fn(dev.api, AUTHORIZER.id).Properties.ReservedConcurrentExecutions).toBeUndefined();
@@ -130,7 +143,7 @@ describe('data safety', () => {
   it('points the stage at a restored table through its configuration (the README\'s restore runbook, step 3)', () => {
     const restored = cliTemplates({ alarmEmail: 'none', tableName: 'rivals-prod-restored-20261128' }, { stage: 'prod' });
     expect(restored.api.findOutputs('TableName')).toMatchObject({ TableName: { Value: 'rivals-prod-restored-20261128' } });
-    const functions = Object.values(restored.api.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME);
+    const functions = Object.values(restored.compute.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME);
     expect(functions.length).toBe(FUNCTION_COUNT);
     for (const f of functions) expect(f.Properties.Environment.Variables.TABLE_NAME).toBe('rivals-prod-restored-20261128');
     expect(JSON.stringify(restored.stateful.findResources('AWS::Backup::BackupSelection'))).toContain('table/rivals-prod-restored-20261128');
@@ -151,9 +164,9 @@ describe('data safety', () => {
 
 describe('defects from the review', () => {
   it('grants the providers\' secret by grantRead: a secret named as the README allows matches its full ARN', () => {
-    const statements = resources(full.api, 'AWS::IAM::Policy').flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+    const statements = resources(full.compute, 'AWS::IAM::Policy').flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
     const secretReads = statements.filter((s) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes('rivals/providers'));
-    expect(secretReads).toHaveLength(3); // the search and look-alike functions and the bulk domain worker
+    expect(secretReads).toHaveLength(4); // the search and look-alike functions, the bulk domain and monitor workers
     for (const s of secretReads) expect(JSON.stringify(s.Resource)).toContain(':secret:rivals/providers-??????');
   });
 
@@ -168,23 +181,23 @@ describe('defects from the review', () => {
   });
 
   it('gives the EventBridge -> upload-landed target a dead-letter queue, alarmed on', () => {
-    const [, rule] = resources(prod.api, 'AWS::Events::Rule').find(([, r]) => r.Properties.EventPattern?.source?.includes('aws.s3'))!;
+    const [, rule] = resources(prod.workers, 'AWS::Events::Rule').find(([, r]) => r.Properties.EventPattern?.source?.includes('aws.s3'))!;
     expect(JSON.stringify(rule.Properties.Targets[0].DeadLetterConfig)).toContain('UploadLandedDeadLetterQueue');
     expect(rule.Properties.Targets[0].RetryPolicy).toMatchObject({ MaximumRetryAttempts: 3 });
-    const dlqAlarms = resources(prod.api, 'AWS::CloudWatch::Alarm').filter(([id]) => id.includes('DeadLetters'));
-    expect(dlqAlarms).toHaveLength(4); // bulk, webhook, aggregate, upload-landed events
+    const dlqAlarms = resources(prod.workers, 'AWS::CloudWatch::Alarm').filter(([id]) => id.includes('DeadLetters'));
+    expect(dlqAlarms).toHaveLength(5); // bulk, webhook, aggregate, monitor, upload-landed events
   });
 
   it('alarms on the age of the oldest message of every work queue', () => {
-    const ages = resources(prod.api, 'AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage');
+    const ages = resources(prod.workers, 'AWS::CloudWatch::Alarm').filter(([, a]) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage');
     const queues = ages.map(([id]) => id.replace(/Observability|OldestMessage.*/g, '')).sort();
     // The work queues page on a backlog; the dead-letter queues (their own age alarms, test/infra/stacks.test.ts) on a
     // dead letter the sweeper's re-drive has not drained.
-    expect(queues.filter((q) => !/DeadLetter/.test(q))).toEqual(['AggregateQueue', 'BulkQueue', 'WebhookQueue']);
+    expect(queues.filter((q) => !/DeadLetter/.test(q))).toEqual(['AggregateQueue', 'BulkQueue', 'MonitorQueue', 'WebhookQueue']);
   });
 
   it('gives every log group retention, CDK\'s own handlers\' included, and points every function at one', () => {
-    for (const t of [prod.stateful, prod.api, dev.stateful, dev.api]) {
+    for (const t of [prod.stateful, prod.api, prod.workers, dev.stateful, dev.api, dev.workers]) {
       for (const [id, group] of resources(t, 'AWS::Logs::LogGroup')) expect(group.Properties.RetentionInDays, id).toBeGreaterThan(0);
       for (const [id, fn] of resources(t, 'AWS::Lambda::Function')) expect(fn.Properties.LoggingConfig?.LogGroup, id).toBeDefined();
     }
@@ -195,10 +208,10 @@ describe('defects from the review', () => {
     const count = (t: Template) => Object.keys(t.findResources('AWS::CloudWatch::Alarm')).length;
     const stated = readme.match(/\*\*At rest\*\*[^\n]*?(\d+) CloudWatch alarms/);
     expect(stated, 'README states the alarm count').not.toBeNull();
-    expect(Number(stated![1])).toBe(count(prod.api));
-    expect(count(dev.api)).toBe(count(prod.api));
+    expect(Number(stated![1])).toBe(count(prod.compute));
+    expect(count(dev.compute)).toBe(count(prod.compute));
     // CloudWatch bills $0.10 a month per metric an alarm analyses (a metric-math alarm pays for each of its metrics).
-    const metrics = Object.values(prod.api.findResources('AWS::CloudWatch::Alarm')).reduce(
+    const metrics = Object.values(prod.compute.findResources('AWS::CloudWatch::Alarm')).reduce(
       (n, a) => n + (a.Properties.Metrics ? a.Properties.Metrics.filter((m: { MetricStat?: unknown }) => m.MetricStat).length : 1),
       0,
     );
@@ -217,7 +230,7 @@ describe('the client\'s address behind CloudFront', () => {
     prod.api.hasResourceProperties('AWS::ApiGateway::Authorizer', { IdentitySource: 'method.request.header.X-API-Key,method.request.header.x-origin-verify' });
     // Every HTTP function and the authorizer know the secret; the workers do not.
     const withSecret = resources(prod.api, 'AWS::Lambda::Function').filter(([, f]) => f.Properties.Environment?.Variables?.ORIGIN_SECRET_ARN);
-    expect(withSecret).toHaveLength(ROUTES.length + 1);
+    expect(withSecret).toHaveLength(ROUTES.filter((r) => !r.functionOf).length + 1);
     expect(Object.keys(prod.api.findOutputs('*'))).toEqual(expect.arrayContaining(['ApiUrl', 'DashboardUrl', 'OriginSecretArn']));
     expect(JSON.stringify(prod.api.findOutputs('ApiUrl'))).toContain('Distribution');
   });

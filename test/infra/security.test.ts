@@ -10,13 +10,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3UploadStore } from '@rivals/aws';
 import { buildStage } from '../../infra/stage.js';
+import { computeTemplate } from './cli-app.js';
 
 const outdir = mkdtempSync(join(tmpdir(), 'rivals-csp-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 let api: Template;
+/** The API's and the workers' stacks as one. */
+let compute: Template;
 beforeAll(() => {
   const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
-  api = Template.fromStack(buildStage(app, 'dev').api);
+  const stage = buildStage(app, 'dev');
+  api = Template.fromStack(stage.api);
+  compute = computeTemplate(api, Template.fromStack(stage.workers));
 });
 
 describe('security settings', () => {
@@ -34,13 +39,13 @@ describe('security settings', () => {
   it('lets only the webhook-secret route and the webhook sender read the sealing key', () => {
     const [keyId] = Object.keys(api.findResources('AWS::SecretsManager::Secret')).filter((id) => id.startsWith('WebhookSecretKey'));
     expect(keyId).toBeDefined();
-    const readers = Object.entries(api.findResources('AWS::IAM::Policy'))
+    const readers = Object.entries(compute.findResources('AWS::IAM::Policy'))
       .filter(([, p]) => JSON.stringify(p).includes(keyId!))
       .map(([id]) => id);
     expect(readers).toHaveLength(2);
     expect(readers.some((id) => id.startsWith('WebhookSecretFunction'))).toBe(true);
     expect(readers.some((id) => id.includes('WebhookSender'))).toBe(true);
-    const withKey = Object.values(api.findResources('AWS::Lambda::Function')).filter((f) => JSON.stringify(f.Properties.Environment ?? {}).includes('WEBHOOK_SECRET_KEY_ARN'));
+    const withKey = Object.values(compute.findResources('AWS::Lambda::Function')).filter((f) => JSON.stringify(f.Properties.Environment ?? {}).includes('WEBHOOK_SECRET_KEY_ARN'));
     expect(withKey).toHaveLength(2);
   });
 

@@ -4,14 +4,17 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_MESSAGES } from '@rivals/contracts';
 import { DEFAULT_RATE_LIMITS } from '@rivals/core';
-import { accessOf, RATE_LIMIT_PARTITION, REDRIVE_AFTER_SECONDS, ROUTES, SCHEDULED, WORKERS } from '../../infra/routes.js';
-import { cleanOutdirs, cliTemplates } from './cli-app.js';
+import { accessOf, RATE_LIMIT_PARTITION, REDRIVE_AFTER_SECONDS, ROUTES, SCHEDULED, SWEEPER, WORKERS } from '../../infra/routes.js';
+import { cleanOutdirs, cliTemplates, FUNCTION_COUNT } from './cli-app.js';
 
 let stateful: Template;
 let api: Template;
+let workers: Template;
+/** The API's and the workers' stacks as one. */
+let compute: Template;
 afterAll(cleanOutdirs);
 beforeAll(() => {
-  ({ stateful, api } = cliTemplates({}, { stage: 'dev' }));
+  ({ stateful, api, workers, compute } = cliTemplates({}, { stage: 'dev' }));
 });
 
 describe('stateful stack', () => {
@@ -28,18 +31,18 @@ describe('stateful stack', () => {
     stateful.resourceCountIs('AWS::S3::Bucket', 1);
     const queues = stateful.findResources('AWS::SQS::Queue');
     const work = Object.entries(queues).filter(([id]) => !id.includes('DeadLetter'));
-    expect(work.map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['AggregateQueue', 'BulkQueue', 'WebhookQueue']);
+    expect(work.map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['AggregateQueue', 'BulkQueue', 'MonitorQueue', 'WebhookQueue']);
     const deadLetterTargets = work.map(([, q]) => JSON.stringify(q.Properties.RedrivePolicy.deadLetterTargetArn));
-    expect(new Set(deadLetterTargets).size).toBe(3);
+    expect(new Set(deadLetterTargets).size).toBe(4);
     expect(deadLetterTargets.find((t) => t.includes('Webhook'))).toContain('WebhookDeadLetterQueue');
     for (const [, q] of work) expect(q.Properties.RedrivePolicy.maxReceiveCount).toBeGreaterThanOrEqual(5);
   });
 });
 
-describe('api stack', () => {
+describe('api and workers stacks', () => {
   it('runs every function on Node 22, ARM64, with the table bound', () => {
-    const functions = api.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    expect(Object.keys(functions).length).toBe(ROUTES.length + SCHEDULED.length + 1 + Object.keys(WORKERS).length);
+    const functions = compute.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
+    expect(Object.keys(functions).length).toBe(FUNCTION_COUNT);
     for (const fn of Object.values(functions)) expect(fn.Properties.Architectures).toEqual(['arm64']);
   });
 
@@ -56,14 +59,14 @@ describe('api stack', () => {
   });
 
   it('reads the bulk queue with partial batch responses and bounded concurrency, its visibility six times the worker timeout', () => {
-    api.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+    workers.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       BatchSize: WORKERS.bulkDomain.batchSize,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: WORKERS.bulkDomain.maxConcurrency },
     });
     const queues = stateful.findResources('AWS::SQS::Queue', { Properties: { VisibilityTimeout: WORKERS.bulkDomain.timeoutSeconds * 6 } });
     expect(Object.keys(queues)).toHaveLength(1);
-    api.hasResourceProperties('AWS::Events::Rule', { EventPattern: { source: ['aws.s3'], 'detail-type': ['Object Created'] } });
+    workers.hasResourceProperties('AWS::Events::Rule', { EventPattern: { source: ['aws.s3'], 'detail-type': ['Object Created'] } });
   });
 
   it('counts settled searches off the search path: the aggregate queue (own dead-letter queue) feeds its worker, and only searching functions (and the sweeper, re-driving) send to it', () => {
@@ -71,11 +74,11 @@ describe('api stack', () => {
     const [queue] = Object.entries(stateful.findResources('AWS::SQS::Queue')).filter(([id]) => id.startsWith('AggregateQueue'));
     expect(queue?.[1].Properties.VisibilityTimeout).toBe(WORKERS.aggregate.timeoutSeconds * 6);
     expect(JSON.stringify(queue?.[1].Properties.RedrivePolicy)).toContain('AggregateDeadLetterQueue');
-    const mappings = Object.values(api.findResources('AWS::Lambda::EventSourceMapping')).filter((m) => isAggregateQueue(m.Properties.EventSourceArn));
+    const mappings = Object.values(workers.findResources('AWS::Lambda::EventSourceMapping')).filter((m) => isAggregateQueue(m.Properties.EventSourceArn));
     expect(mappings).toHaveLength(1);
     expect(mappings[0]?.Properties).toMatchObject({ BatchSize: WORKERS.aggregate.batchSize, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: WORKERS.aggregate.maxConcurrency } });
     expect(JSON.stringify(mappings[0]?.Properties.FunctionName)).toContain(WORKERS.aggregate.id);
-    const senders = Object.entries(api.findResources('AWS::IAM::Policy'))
+    const senders = Object.entries(compute.findResources('AWS::IAM::Policy'))
       .filter(([, p]) => (p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]).some((st) => [st.Action].flat().includes('sqs:SendMessage') && isAggregateQueue(st.Resource)))
       .map(([id]) => id);
     // The search and look-alike functions, the bulk worker, and the sweeper (re-driving lost aggregations).
@@ -86,8 +89,18 @@ describe('api stack', () => {
     expect(senders.some((id) => id.includes(WORKERS.bulkDomain.id))).toBe(true);
   });
 
+  it('monitors watchlists: an hourly schedule with the run interval, the monitor queue feeding its worker with bounded concurrency', () => {
+    const [queue] = Object.entries(stateful.findResources('AWS::SQS::Queue')).filter(([id]) => id.startsWith('MonitorQueue'));
+    expect(queue?.[1].Properties.VisibilityTimeout).toBe(WORKERS.monitor.timeoutSeconds * 6);
+    const mappings = Object.values(workers.findResources('AWS::Lambda::EventSourceMapping')).filter((m) => /MonitorQueue/.test(JSON.stringify(m.Properties.EventSourceArn)));
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]?.Properties).toMatchObject({ BatchSize: WORKERS.monitor.batchSize, FunctionResponseTypes: ['ReportBatchItemFailures'], ScalingConfig: { MaximumConcurrency: WORKERS.monitor.maxConcurrency } });
+    workers.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 hour)', State: 'ENABLED' });
+    workers.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ MONITOR_EVERY_HOURS: '24', MONITOR_QUEUE_URL: Match.anyValue() }) } });
+  });
+
   it('runs the sweeper on a schedule', () => {
-    api.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED' });
+    workers.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED' });
   });
 
   it('authorizes with a REQUEST authorizer on X-API-Key (and CloudFront\'s origin header), cached 60 s', () => {
@@ -121,7 +134,7 @@ describe('api stack', () => {
   it('passes the documented rate limits to every function, and takes them from CDK context', () => {
     const { key, ip } = DEFAULT_RATE_LIMITS;
     const expected = { RATE_LIMIT_KEY_PER_SECOND: String(key.perSecond), RATE_LIMIT_KEY_BURST: String(key.burst), RATE_LIMIT_IP_PER_SECOND: String(ip.perSecond), RATE_LIMIT_IP_BURST: String(ip.burst) };
-    const functions = Object.values(api.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } }));
+    const functions = Object.values(compute.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } }));
     for (const fn of functions) expect(fn.Properties.Environment.Variables).toMatchObject(expected);
     const custom = cliTemplates({ rateLimitKeyBurst: '5', rateLimitIpPerSecond: 0 }, { stage: 'dev' }).api;
     custom.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ RATE_LIMIT_KEY_BURST: '5', RATE_LIMIT_IP_PER_SECOND: '0' }) } });
@@ -153,23 +166,30 @@ describe('api stack', () => {
     api.resourceCountIs('AWS::ApiGateway::Account', 0); // the account-wide CloudWatch role is opt-in
   });
 
-  it('alarms on 5xx, latency, function errors and throttles, table throttles, dead letters and sweeper refunds', () => {
-    const alarms = Object.values(api.findResources('AWS::CloudWatch::Alarm'));
+  it('alarms on 5xx, latency, function errors and throttles, table throttles, dead letters and sweeper refunds, all to the one topic', () => {
+    const alarms = Object.values(compute.findResources('AWS::CloudWatch::Alarm'));
     const metrics = alarms.map((a) => a.Properties.MetricName ?? 'expression');
     expect(metrics).toEqual(expect.arrayContaining(['5XXError', 'Latency', 'Errors', 'Throttles', 'ApproximateNumberOfMessagesVisible', 'SweeperRefunds', 'expression']));
-    for (const a of alarms) expect(a.Properties.AlarmActions).toHaveLength(1);
-    api.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    const [topic] = Object.keys(api.findResources('AWS::SNS::Topic'));
+    // In the workers' stack, the API stack's topic arrives as a cross-stack reference to it.
+    for (const a of alarms) {
+      expect(a.Properties.AlarmActions).toHaveLength(1);
+      expect(JSON.stringify(a.Properties.AlarmActions)).toContain(topic);
+    }
+    compute.resourceCountIs('AWS::SNS::Topic', 1);
+    compute.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     api.resourceCountIs('AWS::SNS::Subscription', 0); // an email subscription only with alarmEmail
   });
 
   it('lets the sweeper drain the dead-letter queues and re-send their work, and alarms when a dead letter outlives the re-drive', () => {
-    const [sweeper] = Object.entries(api.findResources('AWS::Lambda::Function')).filter(([id]) => id.startsWith('SweeperFunction')).map(([, fn]) => fn);
+    const [sweeper] = Object.entries(workers.findResources('AWS::Lambda::Function')).filter(([id]) => id.startsWith('SweeperFunction')).map(([, fn]) => fn);
     const urls = JSON.stringify(sweeper?.Properties.Environment.Variables.DEAD_LETTER_QUEUE_URLS);
     expect(urls).toMatch(/BulkDeadLetterQueue/);
     expect(urls).toMatch(/AggregateDeadLetterQueue/);
     expect(urls).toMatch(/WebhookDeadLetterQueue/);
+    expect(urls).not.toMatch(/MonitorDeadLetterQueue/); // a failed check is made again by the next monitor run
     expect(JSON.stringify(sweeper?.Properties.Environment.Variables.AGGREGATE_QUEUE_URL)).toMatch(/AggregateQueue/);
-    const statements = Object.entries(api.findResources('AWS::IAM::Policy'))
+    const statements = Object.entries(workers.findResources('AWS::IAM::Policy'))
       .filter(([id]) => id.startsWith('SweeperFunction'))
       .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
     // (statements may be merged by CDK's policy minimisation: what matters is which actions reach which queues)
@@ -181,11 +201,11 @@ describe('api stack', () => {
     }
     expect(statements.some((st) => JSON.stringify(st.Action).includes('sqs:SendMessage') && /AggregateQueue/.test(JSON.stringify(st.Resource)))).toBe(true);
 
-    const ageAlarms = Object.entries(api.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'ApproximateAgeOfOldestMessage' } }))
+    const ageAlarms = Object.entries(workers.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'ApproximateAgeOfOldestMessage' } }))
       .filter(([id]) => id.includes('DeadLetterAge'))
       .map(([, alarm]) => alarm);
     expect(ageAlarms).toHaveLength(3);
-    const sweeperPeriod = Math.max(...SCHEDULED.map((job) => job.everyMinutes)) * 60;
+    const sweeperPeriod = SWEEPER.everyMinutes * 60;
     for (const alarm of ageAlarms) expect(alarm.Properties).toMatchObject({ Threshold: REDRIVE_AFTER_SECONDS + sweeperPeriod, Statistic: 'Maximum', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     for (const name of ['BulkDeadLetterQueue', 'WebhookDeadLetterQueue', 'AggregateDeadLetterQueue']) expect(ageAlarms.map((a) => JSON.stringify(a.Properties.Dimensions)).join()).toContain(name);
   });
@@ -258,12 +278,16 @@ describe('options', { timeout: 120_000 }, () => {
     });
   });
 
+  it('takes the monitor run interval from monitorEveryHours', () => {
+    synth({ monitorEveryHours: '6' }).workers.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ MONITOR_EVERY_HOURS: '6' }) } });
+  });
+
   it('gives the search function its providers, their secret and one Bedrock model only when providers are on', () => {
-    const off = synth({}).api;
+    const off = synth({}).compute;
     expect(JSON.stringify(off.findResources('AWS::IAM::Policy'))).not.toMatch(/bedrock|rivals\/providers/);
-    const on = synth({ providers: 'bedrock,openai', bedrockModelId: 'anthropic.claude-3-haiku', providerSecret: 'rivals/providers' }).api;
-    // The search and look-alike functions and the bulk worker all research (one engine composition).
-    expect(Object.keys(on.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: Match.objectLike({ RIVALS_PROVIDERS: 'bedrock,openai', BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku' }) } } }))).toHaveLength(3);
+    const on = synth({ providers: 'bedrock,openai', bedrockModelId: 'anthropic.claude-3-haiku', providerSecret: 'rivals/providers' }).compute;
+    // The search and look-alike functions and the bulk and monitor workers all research with providers (one engine composition).
+    expect(Object.keys(on.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: Match.objectLike({ RIVALS_PROVIDERS: 'bedrock,openai', BEDROCK_MODEL_ID: 'anthropic.claude-3-haiku' }) } } }))).toHaveLength(4);
     const policies = JSON.stringify(on.findResources('AWS::IAM::Policy'));
     expect(policies).toContain('bedrock:InvokeModel');
     expect(policies).toContain('foundation-model/anthropic.claude-3-haiku');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../infra/constructs/api-function.js';
-import { cleanOutdirs, cliApp } from './cli-app.js';
+import { cleanOutdirs, cliApp, FUNCTION_COUNT } from './cli-app.js';
 
 const work = mkdtempSync(join(tmpdir(), 'rivals-synth-'));
 const cliOut = join(work, 'cli');
@@ -44,7 +44,7 @@ const templates = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.t
 describe('npm run synth (the README\'s command)', () => {
   it('succeeds from the checked-out tree, cdk-nag included', () => {
     expect(cli.status, `${cli.stdout}\n${cli.stderr}`).toBe(0);
-    expect(templates(cliOut)).toEqual(['Rivals-dev-Api.template.json', 'Rivals-dev-Stateful.template.json']);
+    expect(templates(cliOut)).toEqual(['Rivals-dev-Api.template.json', 'Rivals-dev-Stateful.template.json', 'Rivals-dev-Workers.template.json']);
   });
 
   it('is byte-identical to the app the tests build, bundled the same way', { timeout: 600_000 }, () => {
@@ -55,12 +55,10 @@ describe('npm run synth (the README\'s command)', () => {
 
   it('bundles every function into an ESM asset; the functions that research carry the knowledge base', () => {
     type Fn = { Type: string; Properties: { Code: { S3Key?: string }; Environment?: { Variables?: Record<string, string> } } };
-    const template = JSON.parse(readFileSync(join(cliOut, 'Rivals-dev-Api.template.json'), 'utf8')) as { Resources: Record<string, Fn> };
+    const resources = ['Api', 'Workers'].flatMap((stack) => Object.values((JSON.parse(readFileSync(join(cliOut, `Rivals-dev-${stack}.template.json`), 'utf8')) as { Resources: Record<string, Fn> }).Resources));
     // The project's own functions (ApiFunction sets POWERTOOLS_SERVICE_NAME), not CDK's custom-resource providers.
-    const functions = Object.values(template.Resources).filter(
-      (r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Code.S3Key && r.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME === 'rivals',
-    );
-    expect(functions.length).toBeGreaterThanOrEqual(20);
+    const functions = resources.filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Code.S3Key && r.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME === 'rivals');
+    expect(functions.length).toBe(FUNCTION_COUNT);
     let withKnowledgeBase = 0;
     for (const fn of functions) {
       const dir = join(cliOut, `asset.${fn.Properties.Code.S3Key!.replace(/\.zip$/, '')}`);
@@ -71,6 +69,6 @@ describe('npm run synth (the README\'s command)', () => {
         withKnowledgeBase++;
       }
     }
-    expect(withKnowledgeBase).toBe(4); // search, look-alikes, the bulk domain worker, and saving a company (it names it)
+    expect(withKnowledgeBase).toBe(5); // search, look-alikes, the bulk domain and monitor workers, and saving a company (it names it, and records its monitoring baseline)
   });
 });

@@ -176,6 +176,19 @@ describe('re-drive of lost work', () => {
     expect(s.queue.take()).toEqual([message]);
   });
 
+  it('sends a dead-lettered watchlist event to the webhook queue again while its retry window lasts, and drops it after', async () => {
+    const s = await setup(10);
+    const event = (id: string, firstAttemptAt: string) => ({ accountId: s.accountId, event: 'watchlist.changed', eventId: id, firstAttemptAt, attempt: 3, notBefore: firstAttemptAt });
+    const now = s.clock.now().getTime();
+    const fresh = event('wev_fresh', new Date(now - 60 * MINUTE).toISOString());
+    const stale = event('wev_stale', new Date(now - 25 * 60 * MINUTE).toISOString());
+    const dlq = new MemoryDeadLetters([JSON.stringify({ ...fresh, extra: 'ignored' }), JSON.stringify(stale), JSON.stringify({ event: 'watchlist.changed' })]);
+    const redriver = new Redriver({ jobs: s.jobs, searches: s.searches, domainQueue: s.queue, webhookQueue: s.webhookQueue, clock: s.clock, ids: s.ids, policy: { afterMs: 3 * MINUTE, maxRedrives: 5 }, takeoverAfterMs: 2 * MINUTE, deadLetterQueues: [dlq] });
+    expect(await redriver.drainDeadLetters()).toBe(2);
+    expect(s.webhookQueue.take()).toEqual([fresh]);
+    expect(dlq.bodies).toEqual([JSON.stringify({ event: 'watchlist.changed' })]); // not a message of ours: left for an operator
+  });
+
   it('resumes after a restart: running domains released, every unfinished domain and owed webhook sent again at once', async () => {
     const s = await setup(20);
     await s.secrets.put(s.accountId, 'whsec_test', s.clock.now().toISOString());

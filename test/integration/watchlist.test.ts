@@ -19,7 +19,7 @@ describe('watchlist (service and adapter)', () => {
     const { searchId } = await s.search.search(account.id, { domain: 'acme.com', limit: 10 });
     const first = await s.watchlist().save(account.id, { domain: 'https://www.Rival1.com/about', company: 'Rival 1', note: 'watch pricing', searchId });
     const again = await s.watchlist().save(account.id, { domain: 'rival1.com', note: 'other note' });
-    expect(first).toEqual({ created: true, row: { domain: 'rival1.com', company: 'Rival 1', note: 'watch pricing', searchId, savedAt: expect.any(String) } });
+    expect(first).toEqual({ created: true, row: { domain: 'rival1.com', company: 'Rival 1', note: 'watch pricing', searchId, savedAt: expect.any(String), lastCheckedAt: null, unseenChanges: 0 } });
     expect(again).toEqual({ created: false, row: { ...first.row, note: 'other note' } });
     // Saving again with nothing new changes nothing.
     expect(await s.watchlist().save(account.id, { domain: 'rival1.com' })).toEqual(again);

@@ -1,32 +1,46 @@
-// aws adapter (secondary): the bulk domain queue, the webhook queue and the aggregate queue. Domains go out ten to a
+// aws adapter (secondary): the bulk domain queue, the webhook queue, the aggregate queue and the monitor queue. Domains go out ten to a
 // SendMessageBatch, a few batches at a time; a batch entry SQS refuses is sent again, and a send that keeps failing
 // throws.
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { AggregationMessage, AggregationQueue, DeadLetter, DeadLetterQueue, DomainMessage, DomainQueue, WebhookMessage, WebhookQueue } from '@rivals/core';
+import type { AggregationMessage, AggregationQueue, DeadLetter, DeadLetterQueue, DomainMessage, DomainQueue, MonitorMessage, MonitorQueue, WebhookMessage, WebhookQueue } from '@rivals/core';
 
 const BATCH = 10;
 const PARALLEL_BATCHES = 8;
 
+/** Sends messages ten to a SendMessageBatch, a few batches at a time; refused entries are sent again. */
+async function sendInBatches(client: SQSClient, queueUrl: string, messages: { id: string; body: string }[]): Promise<void> {
+  const batches: { id: string; body: string }[][] = [];
+  for (let i = 0; i < messages.length; i += BATCH) batches.push(messages.slice(i, i + BATCH));
+  const send = async (batch: { id: string; body: string }[]) => {
+    let entries = batch.map((m) => ({ Id: m.id, MessageBody: m.body }));
+    for (let attempt = 0; entries.length > 0; attempt++) {
+      if (attempt === 5) throw new Error(`SQS refused ${entries.length} message(s)`);
+      const { Failed } = await client.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
+      const failed = new Set((Failed ?? []).map((f) => f.Id));
+      entries = entries.filter((e) => failed.has(e.Id));
+      if (entries.length) await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+    }
+  };
+  const queue = [...batches];
+  await Promise.all(Array.from({ length: PARALLEL_BATCHES }, async () => {
+    for (let batch = queue.shift(); batch; batch = queue.shift()) await send(batch);
+  }));
+}
+
 export class SqsDomainQueue implements DomainQueue {
   constructor(private readonly client: SQSClient, private readonly queueUrl: string) {}
 
-  async enqueue(messages: DomainMessage[]): Promise<void> {
-    const batches: DomainMessage[][] = [];
-    for (let i = 0; i < messages.length; i += BATCH) batches.push(messages.slice(i, i + BATCH));
-    const send = async (batch: DomainMessage[]) => {
-      let entries = batch.map((m) => ({ Id: `${m.seq}`, MessageBody: JSON.stringify(m) }));
-      for (let attempt = 0; entries.length > 0; attempt++) {
-        if (attempt === 5) throw new Error(`SQS refused ${entries.length} message(s)`);
-        const { Failed } = await this.client.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: entries }));
-        const failed = new Set((Failed ?? []).map((f) => f.Id));
-        entries = entries.filter((e) => failed.has(e.Id));
-        if (entries.length) await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
-      }
-    };
-    const queue = [...batches];
-    await Promise.all(Array.from({ length: PARALLEL_BATCHES }, async () => {
-      for (let batch = queue.shift(); batch; batch = queue.shift()) await send(batch);
-    }));
+  enqueue(messages: DomainMessage[]): Promise<void> {
+    return sendInBatches(this.client, this.queueUrl, messages.map((m) => ({ id: `${m.seq}`, body: JSON.stringify(m) })));
+  }
+}
+
+/** The monitor queue: each message a batch of watched companies of one run. */
+export class SqsMonitorQueue implements MonitorQueue {
+  constructor(private readonly client: SQSClient, private readonly queueUrl: string) {}
+
+  enqueue(messages: MonitorMessage[]): Promise<void> {
+    return sendInBatches(this.client, this.queueUrl, messages.map((m, i) => ({ id: `${i}`, body: JSON.stringify(m) })));
   }
 }
 

@@ -98,6 +98,7 @@ Examples:
   $ rivals bulk upload domains.csv --wait -o results.csv
   $ rivals bulk status job_01j...
   $ rivals saved add linear.app --note "watch pricing"
+  $ rivals changes --domain linear.app --since 2026-11-01
   $ rivals share srch_01j...
   $ rivals keys create --name ci
 
@@ -412,7 +413,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const items = await collect((await client()).saved.iterate({ limit: 200 }));
-      emit(Boolean(options.json), items, () => table(['domain', 'company', 'note', 'searchId'], items.map((s) => [s.domain, s.company, s.note, s.searchId]), style));
+      emit(Boolean(options.json), items, () =>
+        table(['domain', 'company', 'note', 'lastChecked', 'unseen'], items.map((s) => [s.domain, s.company, s.note, s.lastCheckedAt, s.unseenChanges]), style),
+      );
     });
   saved
     .command('add')
@@ -446,6 +449,24 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     .action(async (domain: string) => {
       await (await client()).saved.remove(domain);
       out(`removed ${domain}`);
+    });
+
+  program
+    .command('changes')
+    .description("what the monitor found in your watched companies' competitors, newest first (free; --domain marks them seen)")
+    .option('--domain <domain>', 'one watched company')
+    .option('--since <time>', 'changes detected at or after this ISO 8601 time')
+    .option('-n, --limit <n>', 'how many (default 50)', int('--limit', 1, 100_000))
+    .option('--json', 'print JSON')
+    .action(async (options: { domain?: string; since?: string; limit?: number; json?: boolean }) => {
+      const wanted = options.limit ?? 50;
+      const rivals = await client();
+      const items = await collect(rivals.changes.iterate({ limit: Math.min(wanted, 200), domain: options.domain, since: options.since }), wanted);
+      const describe = (c: (typeof items)[number]) =>
+        c.kind === 'score_changed' ? `${c.previous?.matchScore} -> ${c.competitor.matchScore}` : c.kind === 'type_changed' ? `${c.previous?.type} -> ${c.competitor.type}` : `${c.competitor.type}, ${c.competitor.matchScore}`;
+      emit(Boolean(options.json), items, () =>
+        table(['detectedAt', 'watched', 'kind', 'competitor', 'company', 'detail'], items.map((c) => [c.detectedAt, c.domain, c.kind, c.competitor.domain, c.competitor.company, describe(c)]), style),
+      );
     });
 
   program

@@ -114,6 +114,10 @@ export const SavedCompany = z.strictObject({
   note: z.string().nullable(),
   searchId: z.string().nullable(),
   savedAt: z.string(),
+  /** When the monitor last compared its competitors (docs/monitoring.md); null until it has. */
+  lastCheckedAt: z.string().nullable(),
+  /** Changes recorded since its changes were last read with GET /api/changes?domain=. */
+  unseenChanges: z.number().int(),
 });
 export type SavedCompany = z.infer<typeof SavedCompany>;
 export const SavedCompaniesPage = pageOf(SavedCompany);

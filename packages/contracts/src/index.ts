@@ -6,4 +6,5 @@ export * from './bulk.js';
 export * from './pages.js';
 export * from './api-keys.js';
 export * from './headers.js';
+export * from './monitor.js';
 export * from './csv.js';

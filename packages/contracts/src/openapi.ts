@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ErrorBody, errorCodes, ERROR_STATUS, type ErrorCode } from './errors.js';
 import { HistoryPage, MyCompanies, SaveCompanyRequest, SavedCompaniesPage, SavedCompany, SharedSearch, ShareLink, UpdateSavedCompanyRequest } from './account.js';
+import { Change, ChangesPage, SetWebhookEndpointRequest, WatchlistChangedEvent, WebhookEndpoint } from './monitor.js';
 import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey, RevokeApiKeyRequest } from './api-keys.js';
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from './pages.js';
 import { Balance, Health, LookalikesRequest, LookalikesResult, SearchRequest, SearchResult, StoredSearch } from './search.js';
@@ -118,6 +119,11 @@ export function openApiDocument(version: string) {
         UpdateSavedCompanyRequest: jsonSchema(UpdateSavedCompanyRequest, 'input'),
         SavedCompany: jsonSchema(SavedCompany),
         SavedCompaniesPage: jsonSchema(SavedCompaniesPage),
+        Change: jsonSchema(Change),
+        ChangesPage: jsonSchema(ChangesPage),
+        SetWebhookEndpointRequest: jsonSchema(SetWebhookEndpointRequest, 'input'),
+        WebhookEndpoint: jsonSchema(WebhookEndpoint),
+        WatchlistChangedEvent: { ...jsonSchema(WatchlistChangedEvent), description: "Body of the watchlist.changed POST to the account's webhook endpoint, signed in the Rivals-Signature header." },
         CreateApiKeyRequest: jsonSchema(CreateApiKeyRequest, 'input'),
         CreatedApiKey: jsonSchema(CreatedApiKey),
         ApiKeyList: jsonSchema(ApiKeyList),
@@ -233,6 +239,38 @@ export function openApiDocument(version: string) {
             '200': ok('Saved before: the row, with the note, name or search given here updated.', 'SavedCompany'),
             ...errors('invalid_request', 'invalid_domain', 'not_found', 'conflict', 'unsupported_media_type', ...keyed),
           },
+        },
+      },
+      '/api/changes': {
+        get: {
+          operationId: 'listChanges',
+          summary: "What the monitor found in the watched companies' competitors, newest first (free)",
+          description:
+            'Every saved company is watched: each monitor run (daily, and after a new knowledge-base version) compares its top 25 competitors with the last check and records new_competitor, dropped, type_changed and score_changed (10 points or more). Reading with ?domain= marks that company\'s changes seen (its unseenChanges goes to 0).',
+          parameters: [
+            ...pageParameters,
+            { name: 'domain', in: 'query', required: false, description: 'One watched company; its changes count as seen.', schema: { type: 'string' } },
+            { name: 'since', in: 'query', required: false, description: 'Changes detected at or after this ISO 8601 time.', schema: { type: 'string', format: 'date-time' } },
+          ],
+          responses: { '200': ok('One page of changes.', 'ChangesPage'), ...errors('invalid_request', 'invalid_domain', ...keyed) },
+        },
+      },
+      '/api/webhook-endpoint': {
+        put: {
+          operationId: 'setWebhookEndpoint',
+          summary: "Sets the account's webhook endpoint for watchlist.changed events (https, a public address; a signing secret must exist)",
+          requestBody: { required: true, content: json('SetWebhookEndpointRequest') },
+          responses: { '200': ok('The endpoint.', 'WebhookEndpoint'), ...errors('invalid_request', 'unsupported_media_type', ...keyed) },
+        },
+        get: {
+          operationId: 'getWebhookEndpoint',
+          summary: "The account's webhook endpoint",
+          responses: { '200': ok('The endpoint.', 'WebhookEndpoint'), ...errors('not_found', ...keyed) },
+        },
+        delete: {
+          operationId: 'removeWebhookEndpoint',
+          summary: "Removes the account's webhook endpoint (events not yet delivered are dropped)",
+          responses: { '204': noContent('Removed, or there was none.'), ...errors(...keyed) },
         },
       },
       '/api/saved-companies/{domain}': {

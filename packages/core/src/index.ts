@@ -25,4 +25,7 @@ export * from './services/share-service.js';
 export * from './services/watchlist-service.js';
 export * from './rate-limits.js';
 export * from './services/ledger-audit.js';
+export * from './monitor/ports.js';
+export * from './monitor/diff.js';
+export * from './monitor/monitor-service.js';
 export * from './sealing.js';

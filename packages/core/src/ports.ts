@@ -5,7 +5,7 @@ export interface Clock {
   now(): Date;
 }
 
-export type IdPrefix = 'acct' | 'srch' | 'key' | 'led' | 'job' | 'evt';
+export type IdPrefix = 'acct' | 'srch' | 'key' | 'led' | 'job' | 'evt' | 'chg' | 'run';
 export interface IdGenerator {
   /** A new opaque identifier, `prefix_` followed by a time-ordered unique part. */
   next(prefix: IdPrefix): string;

@@ -12,6 +12,7 @@ import { SearchPage } from './pages/Search.js';
 import { SharePage } from './pages/Share.js';
 import { SignIn } from './pages/SignIn.js';
 import { WatchlistPage } from './pages/Watchlist.js';
+import { WatchedCompanyPage } from './pages/WatchedCompany.js';
 import { SessionProvider, useSession } from './session.js';
 import './styles.css';
 
@@ -27,6 +28,7 @@ function Routes() {
         <Route path="/history" component={HistoryPage} />
         <Route path="/companies" component={CompaniesPage} />
         <Route path="/watchlist" component={WatchlistPage} />
+        <Route path="/watchlist/:domain" component={WatchedCompanyPage} />
         <Route path="/bulk" component={BulkPage} />
         <Route path="/keys" component={KeysPage} />
         <Route path="/share/:token" component={SharePage} />

@@ -17,4 +17,5 @@ export * from './bulk.js';
 export * from './rate-limits.js';
 export * from './ledger-entries.js';
 export * from './discovered.js';
+export * from './monitor.js';
 export * from './kb-imports.js';

@@ -83,6 +83,23 @@ export const keys = {
   savedOf: (accountId: string) => ({ gsi1pk: `SAVED#${accountId}` }),
   /** How many rows the watchlist holds, changed in the same transaction as each row (the cap). */
   watchlist: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'WATCHLIST' }),
+  /**
+   * Every watched company (a watchlist row) of every account, spread over shards, for the monitor's fan-out (a Query
+   * per shard, never a Scan). Written and deleted in the same transaction as the row.
+   */
+  watched: (accountId: string, domain: string) => ({ pk: `WATCHED#${shardOf(`${accountId}#${domain}`)}`, sk: `${accountId}#${domain}` }),
+  watchedShards: () => Array.from({ length: SWEEP_SHARDS }, (_, shard) => `WATCHED#${shard}`),
+  /** A change the monitor recorded, newest last in the account's partition; GSI1 lists one watched company's. */
+  change: (accountId: string, detectedAt: string, changeId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `CHANGE#${detectedAt}#${changeId}` }),
+  changeOfDomain: (accountId: string, domain: string, detectedAt: string, changeId: string) => ({ gsi1pk: `CHANGES#${accountId}#${domain}`, gsi1sk: `${detectedAt}#${changeId}` }),
+  /** A monitor run and its counters; the schedule's state (last knowledge-base version, last scheduled run). */
+  monitorRun: (runId: string) => ({ pk: `MONITORRUN#${runId}`, sk: 'RUN' }),
+  /** A company whose check in the run found changes (the operator's report). */
+  monitorFinding: (runId: string, accountId: string, domain: string) => ({ pk: `MONITORRUN#${runId}`, sk: `FOUND#${accountId}#${domain}` }),
+  monitorState: () => ({ pk: 'MONITOR#STATE', sk: 'STATE' }),
+  /** The account's webhook endpoint (watchlist events) and the events owed to it. */
+  webhookEndpoint: (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'WEBHOOKENDPOINT' }),
+  watchEvent: (accountId: string, eventId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `WATCHEVENT#${eventId}` }),
   /** A rate-limit token bucket (`key:<keyId>`, `ip:<address>`, `auth:<address>`): one item each, expired by TTL when idle. */
   rateBucket: (bucket: string) => {
     const at = bucket.indexOf(':');

@@ -1,6 +1,6 @@
 // db adapter (secondary): the watchlist. One row per domain (ACCOUNT#<acct> / SAVED#<domain>), listed newest first
 // through GSI1 (SAVED#<acct> / <savedAt>#<domain>). A counter item changes in the same transaction as each row, so
-// the cap holds under concurrent saves.
+// the cap holds under concurrent saves, and so does the row's WATCHED# index item (the monitor's list, see monitor.ts).
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SavedCompany } from '@rivals/contracts';
 import { ApiError, type Page, type PageRequest, type SavedCompanyStore } from '@rivals/core';
@@ -15,6 +15,8 @@ const toRow = (item: Record<string, unknown>): SavedCompany => ({
   note: (item.note as string | null | undefined) ?? null,
   searchId: (item.searchId as string | null | undefined) ?? null,
   savedAt: item.savedAt as string,
+  lastCheckedAt: (item.lastCheckedAt as string | null | undefined) ?? null,
+  unseenChanges: (item.unseenChanges as number | undefined) ?? 0,
 });
 
 export class DynamoSavedCompanyStore implements SavedCompanyStore {
@@ -42,6 +44,8 @@ export class DynamoSavedCompanyStore implements SavedCompanyStore {
               ExpressionAttributeValues: { ':one': 1, ':max': max },
             },
           },
+          // Every saved company is watched: the monitor finds it through this index item (docs/monitoring.md).
+          { Put: { TableName: tableName, Item: { ...keys.watched(accountId, row.domain), accountId, domain: row.domain } } },
         ],
       });
       return { row, created: true };
@@ -106,6 +110,7 @@ export class DynamoSavedCompanyStore implements SavedCompanyStore {
               ExpressionAttributeValues: { ':minusOne': -1 },
             },
           },
+          { Delete: { TableName: this.table.tableName, Key: keys.watched(accountId, domain) } },
         ],
       });
     } catch (error) {

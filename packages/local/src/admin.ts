@@ -7,13 +7,16 @@ import { pathToFileURL } from 'node:url';
 import { CloudFormationClient, DescribeStackResourcesCommand, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { Command, InvalidArgumentError } from 'commander';
 import { ApiGatewayAuthorizerCache } from '@rivals/aws/authorizer-cache';
-import { DEFAULT_FREE_CREDITS, type AuthorizerCache } from '@rivals/core';
-import { createDocumentClient, createDynamoClient, DynamoDiscoveredStore, DynamoKbImportStore } from '@rivals/db';
+import { DEFAULT_FREE_CREDITS, MonitorService, systemClock, ulidIds, type AuthorizerCache } from '@rivals/core';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { SqsMonitorQueue } from '@rivals/aws';
+import { createDocumentClient, createDynamoClient, DynamoDiscoveredStore, DynamoKbImportStore, DynamoMonitorStore } from '@rivals/db';
 import { loadKnowledgeBase } from '@rivals/kb';
 import { parseImport } from '../../kb/src/imports.js';
 import { discoveredAsSectorYaml } from './discovered-export.js';
 import { LOCAL_REGION } from './engines.js';
 import { DEFAULT_PORT, readCredentials, runningInstance, type InstanceRecord } from './instance.js';
+import { redrivenDeadLetterQueueUrls } from './provision.js';
 import { LOCAL_REST_API_ID, PROJECT_ROOT, STAGE } from './runtime.js';
 import { tableServices } from './services.js';
 
@@ -91,10 +94,28 @@ async function redrive(options: { stage?: string; port: number }) {
     BULK_QUEUE_URL: queues.BulkQueue ?? '',
     WEBHOOK_QUEUE_URL: queues.WebhookQueue ?? '',
     AGGREGATE_QUEUE_URL: queues.AggregateQueue ?? '',
-    DEAD_LETTER_QUEUE_URLS: Object.entries(queues).filter(([name]) => name.endsWith('DeadLetterQueue')).map(([, url]) => url).join(','),
+    DEAD_LETTER_QUEUE_URLS: redrivenDeadLetterQueueUrls(queues),
   });
   const bulk = (await import(pathToFileURL(join(PROJECT_ROOT, 'functions/shared/bulk.ts')).href)) as typeof import('../../../functions/shared/bulk.js');
   return bulk.bulkSweeper().sweep();
+}
+
+/** The monitor queue of the local service, a deployed stage (its stateful stack's MonitorQueue), or MONITOR_QUEUE_URL. */
+async function monitorQueueOf(options: { table?: string; stage?: string; port: number }): Promise<{ sqs: SQSClient; queueUrl: string }> {
+  if (options.stage) {
+    const queueUrl = (await queuesOfStage(options.stage)).MonitorQueue;
+    if (!queueUrl) throw new Error(`stack Rivals-${options.stage}-Stateful has no MonitorQueue: deploy this version`);
+    return { sqs: new SQSClient({}), queueUrl };
+  }
+  if (options.table ?? process.env.TABLE_NAME) {
+    const queueUrl = process.env.MONITOR_QUEUE_URL;
+    if (!queueUrl) throw new Error("set MONITOR_QUEUE_URL (the monitor queue of that table's stage), or use --stage");
+    return { sqs: new SQSClient({}), queueUrl };
+  }
+  const instance = await runningInstance(join(PROJECT_ROOT, '.local'), options.port);
+  const queueUrl = instance.resources.queues.MonitorQueue;
+  if (!queueUrl) throw new Error('the local service has no monitor queue: restart it with this version');
+  return { sqs: new SQSClient({ endpoint: instance.endpoints.sqs, region: LOCAL_REGION, credentials: localCredentials(instance) }), queueUrl };
 }
 
 async function connect(options: { table?: string; stage?: string; port: number }) {
@@ -123,7 +144,7 @@ async function servicesFor(options: { table?: string; stage?: string; port: numb
   const { client, tableName, authorizerCache } = await connect(options);
   const table = { client: createDocumentClient(client), tableName };
   const { accounts, apiKeys, audit } = tableServices(table, authorizerCache ? { authorizerCache } : {});
-  return { accounts, keys: apiKeys, audit, discovered: new DynamoDiscoveredStore(table), imports: new DynamoKbImportStore(table), close: () => client.destroy() };
+  return { accounts, keys: apiKeys, audit, discovered: new DynamoDiscoveredStore(table), imports: new DynamoKbImportStore(table), monitor: new DynamoMonitorStore(table), close: () => client.destroy() };
 }
 
 const program = new Command('admin')
@@ -271,6 +292,38 @@ discovered
     }
   });
 
+const monitor = program.command('monitor').description('Watchlist monitoring: every saved company re-researched and compared (docs/monitoring.md)');
+monitor
+  .command('run')
+  .description('Run the monitor once now: every watched company is sent to the monitor queue and checked by its workers; prints what was checked and found')
+  .option('--wait <seconds>', 'how long to wait for the checks to finish', wholeNumber, 900)
+  .action(async (o: { wait: number }) => {
+    const s = await servicesFor(program.opts());
+    const { sqs, queueUrl } = await monitorQueueOf(program.opts());
+    try {
+      const service = new MonitorService({
+        store: s.monitor, endpoints: s.monitor, secrets: { get: async () => null, has: async () => false, put: async () => undefined }, queue: new SqsMonitorQueue(sqs, queueUrl),
+        clock: systemClock, ids: ulidIds(), deadlineMs: 0, kbVersion: loadKnowledgeBase().version,
+      });
+      const started = await service.startRun('manual');
+      if (!started) throw new Error('the run could not start');
+      console.error(`admin: run ${started.id}: ${started.total} watched companies sent to the monitor queue; waiting for the checks`);
+      const until = Date.now() + o.wait * 1000;
+      let run = await s.monitor.getRun(started.id);
+      while (run && run.checked + run.failed + run.skipped < (run.total ?? 0) && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 500));
+        run = await s.monitor.getRun(started.id);
+      }
+      if (!run) throw new Error(`run ${started.id} disappeared`);
+      const done = run.checked + run.failed + run.skipped >= (run.total ?? 0);
+      if (!done) process.exitCode = 3;
+      const found = await s.monitor.listFound(run.id);
+      console.log(JSON.stringify({ runId: run.id, done, watched: run.total, checked: run.checked, failed: run.failed, skipped: run.skipped, changedCompanies: run.changed, changes: run.changes, found }, null, 2));
+    } finally {
+      sqs.destroy();
+      s.close();
+    }
+  });
 const kb = program.command('kb').description("The deployment's own knowledge-base companies");
 kb.command('import')
   .description('Add companies and rivalries to this deployment, live: YAML in the sector format, or CSV domain,name,description,categories,competitors')

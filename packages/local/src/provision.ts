@@ -102,3 +102,13 @@ export async function provision(
   }
   return result;
 }
+
+/**
+ * The dead-letter queues the sweeper drains and re-drives (DEAD_LETTER_QUEUE_URLS, comma-separated): every one but the
+ * monitor's, whose failed checks the next monitor run makes again (docs/monitoring.md).
+ */
+export const redrivenDeadLetterQueueUrls = (queues: Record<string, string>): string =>
+  Object.entries(queues)
+    .filter(([name]) => name.endsWith('DeadLetterQueue') && name !== 'MonitorDeadLetterQueue')
+    .map(([, url]) => url)
+    .join(',');

@@ -16,7 +16,7 @@ import { DASHBOARD_DIST } from '../../../infra/web.js';
 import { AuthorizerCache, createFront, createGatewayControl } from './front.js';
 import { AUTHORIZER } from '../../../infra/routes.js';
 import { DEFAULT_PORT, lockDataDir, removeInstance, writeInstance } from './instance.js';
-import { provision, type ProvisionedResources } from './provision.js';
+import { provision, redrivenDeadLetterQueueUrls, type ProvisionedResources } from './provision.js';
 import { resumeQueuedWork } from './resume.js';
 import { startSchedules } from './schedules.js';
 import { tableServices } from './services.js';
@@ -147,7 +147,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalServi
     const workers = startLocalWorkers({
       projectRoot: PROJECT_ROOT,
       sqs: new SQSClient({ ...clientConfig, endpoint: endpoints.sqs }),
-      queues: { bulk: resources.queues.BulkQueue!, webhook: resources.queues.WebhookQueue!, aggregate: resources.queues.AggregateQueue! },
+      queues: { bulk: resources.queues.BulkQueue!, webhook: resources.queues.WebhookQueue!, aggregate: resources.queues.AggregateQueue!, monitor: resources.queues.MonitorQueue! },
       onObjectEvent: engines.s3.onObjectEvent,
       bucket: resources.bucketName,
       log,
@@ -237,7 +237,8 @@ function configureHandlers(endpoints: LocalService['endpoints'], resources: Prov
     BULK_QUEUE_URL: resources.queues.BulkQueue ?? '',
     WEBHOOK_QUEUE_URL: resources.queues.WebhookQueue ?? '',
     AGGREGATE_QUEUE_URL: resources.queues.AggregateQueue ?? '',
-    DEAD_LETTER_QUEUE_URLS: Object.entries(resources.queues).filter(([name]) => name.endsWith('DeadLetterQueue')).map(([, url]) => url).join(','),
+    DEAD_LETTER_QUEUE_URLS: redrivenDeadLetterQueueUrls(resources.queues),
+    MONITOR_QUEUE_URL: resources.queues.MonitorQueue ?? '',
     HEALTH_PROBE_URLS: Object.entries(endpoints).map(([name, url]) => `${name}=${url}`).join(','),
     POWERTOOLS_DEV: 'true',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',

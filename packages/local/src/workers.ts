@@ -15,7 +15,7 @@ export interface LocalWorkerOptions {
   projectRoot: string;
   /** Destroyed when the workers stop. */
   sqs: SQSClient;
-  queues: { bulk: string; webhook: string; aggregate: string };
+  queues: { bulk: string; webhook: string; aggregate: string; monitor: string };
   /** Registers a listener of s3rver's object events. */
   onObjectEvent: (listener: (event: S3Event) => void) => void;
   bucket: string;
@@ -99,6 +99,7 @@ export function startLocalWorkers(options: LocalWorkerOptions): LocalWorkers {
   for (let i = 0; i < concurrency; i++) loops.push(poll(options.queues.bulk, WORKERS.bulkDomain.entry, WORKERS.bulkDomain.id));
   loops.push(poll(options.queues.webhook, WORKERS.webhookSender.entry, WORKERS.webhookSender.id));
   loops.push(poll(options.queues.aggregate, WORKERS.aggregate.entry, WORKERS.aggregate.id));
+  loops.push(poll(options.queues.monitor, WORKERS.monitor.entry, WORKERS.monitor.id));
 
   const landing = new Set<Promise<void>>();
   options.onObjectEvent((event) => {

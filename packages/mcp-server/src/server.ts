@@ -57,6 +57,7 @@ const filters = {
  * The shapes of the tools' structured content (MCP `outputSchema`), as the API documents them. Plain objects: a field
  * the API adds later passes through rather than failing the call.
  */
+const watchedCompetitor = { domain: z.string(), company: z.string(), matchScore: z.number().int(), type: z.string() };
 const competitor = {
   rank: z.number().int(),
   company: z.string(),
@@ -119,6 +120,19 @@ const OUTPUT = {
   },
   saved: savedCompany,
   savedList: { items: z.array(z.looseObject(savedCompany)), nextCursor },
+  changes: {
+    items: z.array(
+      z.looseObject({
+        id: z.string(),
+        domain: z.string(),
+        kind: z.enum(['new_competitor', 'dropped', 'type_changed', 'score_changed']),
+        competitor: z.looseObject(watchedCompetitor),
+        previous: z.looseObject(watchedCompetitor).optional(),
+        detectedAt: z.string(),
+      }),
+    ),
+    nextCursor,
+  },
   bulkAccepted: { jobId: z.string(), status: z.string(), totalDomains: z.number().int(), rejectedRows: z.array(rejectedRow), creditsReserved: z.number().int(), creditsRemaining: z.number().int() },
   bulkJob: {
     ...jobSummary,
@@ -254,6 +268,29 @@ export function createServer(rivals: Rivals): McpServer {
     guard(async (args) => {
       const saved = await rivals.saved.list(args);
       return answer({ ...saved }, `${textTable(['domain', 'company', 'note'], saved.items.map((s) => [s.domain, s.company, s.note]))}${saved.nextCursor ? `\nnextCursor: ${saved.nextCursor}` : ''}`);
+    }),
+  );
+
+  server.registerTool(
+    'get_watchlist_changes',
+    {
+      title: 'Watchlist changes',
+      description:
+        "What the monitor found in the saved companies' competitor sets, newest first: new_competitor (entered the top 25), dropped (left it), type_changed, score_changed (10 points or more), each with the competitor now and, for the last two, before. Every saved company is re-researched daily. Asking with a domain marks that company's changes seen. Free.",
+      inputSchema: {
+        domain: z.string().min(1).optional().describe('One saved company.'),
+        since: z.string().optional().describe('Only changes detected at or after this ISO 8601 time.'),
+        ...page,
+      },
+      outputSchema: z.looseObject(OUTPUT.changes),
+      annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    guard(async (args) => {
+      const changes = await rivals.changes.list(args);
+      return answer(
+        { ...changes },
+        `${textTable(['detectedAt', 'watched', 'kind', 'competitor', 'score', 'type', 'before'], changes.items.map((c) => [c.detectedAt, c.domain, c.kind, c.competitor.domain, c.competitor.matchScore, c.competitor.type, c.previous ? `${c.previous.type}, ${c.previous.matchScore}` : '']))}${changes.nextCursor ? `\nnextCursor: ${changes.nextCursor}` : ''}`,
+      );
     }),
   );
 

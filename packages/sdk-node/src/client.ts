@@ -6,6 +6,9 @@ import { Transport, type ClientOptions, type HttpRequest, type RequestOptions } 
 import {
   BULK_TERMINAL,
   type BulkUploadOptions,
+  type Change,
+  type ChangesParams,
+  type WebhookEndpoint,
   type HistoryItem,
   type HistoryParams,
   type LookalikesResponse,
@@ -18,6 +21,8 @@ import {
   type SearchResponse,
   type Share,
 } from './types.js';
+
+const changesQuery = ({ since, ...params }: ChangesParams) => ({ ...params, ...(since === undefined ? {} : { since: since instanceof Date ? since.toISOString() : since }) });
 
 /** Largest body the API takes directly; bigger files go through a presigned upload (up to 50 MB). */
 export const DIRECT_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
@@ -144,6 +149,29 @@ export class Rivals {
     update: (domain: string, changes: { note?: string | null; company?: string | null }, options?: RequestOptions): Promise<SavedCompany> =>
       this.call({ method: 'PATCH', path: `/api/saved-companies/${enc(domain)}`, json: changes, idempotent: true, ...pick(options) }),
     remove: (domain: string, options?: RequestOptions): Promise<void> => this.call({ method: 'DELETE', path: `/api/saved-companies/${enc(domain)}`, ...pick(options) }),
+  };
+
+  // ---- watchlist monitoring (free; docs/monitoring.md) ----
+  readonly changes = {
+    /** What the monitor found in the watched companies' competitors, newest first. */
+    list: (params: ChangesParams = {}, options?: RequestOptions): Promise<Page<Change>> => this.call({ method: 'GET', path: '/api/changes', query: changesQuery(params), ...pick(options) }),
+    /** Every change, newest first, fetched a page at a time. */
+    iterate: (params: ChangesParams = {}, options?: RequestOptions): AsyncGenerator<Change> => this.paginate('/api/changes', changesQuery(params), options),
+  };
+
+  readonly webhookEndpoint = {
+    /** Sets the account's https endpoint for `watchlist.changed` events (create a webhook secret first). */
+    set: (url: string, options?: RequestOptions): Promise<WebhookEndpoint> => this.call({ method: 'PUT', path: '/api/webhook-endpoint', json: { url }, ...pick(options) }),
+    /** The endpoint, or null when none is set. */
+    get: async (options?: RequestOptions): Promise<WebhookEndpoint | null> => {
+      try {
+        return await this.call<WebhookEndpoint>({ method: 'GET', path: '/api/webhook-endpoint', ...pick(options) });
+      } catch (error) {
+        if (error instanceof RivalsError && error.status === 404) return null;
+        throw error;
+      }
+    },
+    remove: (options?: RequestOptions): Promise<void> => this.call({ method: 'DELETE', path: '/api/webhook-endpoint', ...pick(options) }),
   };
 
   readonly keys = {

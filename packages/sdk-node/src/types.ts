@@ -75,5 +75,17 @@ export type SharedSearch = import('@rivals/contracts').SharedSearch;
 export type SavedCompanyInput = import('@rivals/contracts').SaveCompanyRequest;
 export type SavedCompany = import('@rivals/contracts').SavedCompany;
 
+export type Change = import('@rivals/contracts').Change;
+export type WebhookEndpoint = import('@rivals/contracts').WebhookEndpoint;
+/** The body of a `watchlist.changed` webhook: one watched company's changes found by a monitor run. */
+export type WatchlistChangedEvent = import('@rivals/contracts').WatchlistChangedEvent;
+
+export interface ChangesParams extends PageParams {
+  /** One watched company; reading its first page marks its changes seen. */
+  domain?: string;
+  /** Changes detected at or after this time (ISO 8601, or a Date). */
+  since?: string | Date;
+}
+
 /** The body of a webhook (`bulk_job.completed`). */
 export type WebhookEvent = import('@rivals/contracts').BulkJobEvent;

@@ -170,6 +170,28 @@ class PaginationTest(unittest.TestCase):
         self.assertIn("limit=2", fake.requests[0].path)
 
 
+class MonitoringTest(unittest.TestCase):
+    def test_lists_changes_with_their_filters_and_reads_a_missing_endpoint_as_none(self) -> None:
+        change = {
+            "id": "chg_1", "domain": "rollins.com", "kind": "score_changed", "detectedAt": "2026-11-29T06:00:00.000Z",
+            "competitor": {"domain": "terminix.com", "company": "Terminix", "matchScore": 70, "type": "Direct"},
+            "previous": {"domain": "terminix.com", "company": "Terminix", "matchScore": 82, "type": "Direct"},
+        }
+
+        def route(req: Recorded) -> "tuple[int, dict, object]":
+            if req.path.startswith("/api/changes"):
+                return 200, {}, {"items": [change], "nextCursor": None}
+            return 404, {}, {"error": {"code": "not_found", "message": "No such webhook endpoint.", "requestId": "r"}}
+
+        with FakeApi(route=route) as fake:
+            c, _ = client(fake)
+            [found] = list(c.iter_changes(domain="rollins.com", since="2026-11-01T00:00:00Z"))
+            self.assertIsNone(c.get_webhook_endpoint())
+        self.assertEqual((found.kind, found.competitor.match_score, found.previous.match_score if found.previous else None), ("score_changed", 70, 82))
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(fake.requests[0].path).query)
+        self.assertEqual((query["domain"], query["since"]), (["rollins.com"], ["2026-11-01T00:00:00Z"]))
+
+
 class ConfigTest(unittest.TestCase):
     def test_reads_base_url_and_key_from_the_environment(self) -> None:
         with FakeApi([(200, {}, {"creditsRemaining": 7})]) as fake:

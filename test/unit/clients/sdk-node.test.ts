@@ -77,6 +77,7 @@ describe('coverage of the OpenAPI document', () => {
       client.searches.get('s'), client.searches.share('s'), client.searches.unshare('s'), client.searches.shared('t'),
       client.history.list(), client.myCompanies.list(), client.saved.list(), client.saved.add({ domain: 'a.com' }), client.saved.update('a.com', { note: 'n' }), client.saved.remove('a.com'),
       client.keys.list(), client.keys.create(), client.keys.revoke('k'), client.webhookSecret.rotate(),
+      client.changes.list({ domain: 'a.com', since: new Date(0) }), client.webhookEndpoint.set('https://hooks.example.com/x'), client.webhookEndpoint.get(), client.webhookEndpoint.remove(),
       client.bulk.upload('a.com'), client.bulk.createUploadUrl({ sizeBytes: 10 }), client.bulk.get('j'), client.bulk.list(), client.bulk.download('j'), client.bulk.cancel('j'),
       drain(client.bulk.results('j')),
     ]);

@@ -167,7 +167,10 @@ export interface DomainQueue {
 
 export interface WebhookMessage {
   accountId: string;
-  jobId: string;
+  /** The bulk job whose completion event this is (absent for a watchlist event). */
+  jobId?: string;
+  /** Absent: a bulk job's completion; `watchlist.changed`: a stored monitor event for the account's endpoint. */
+  event?: 'watchlist.changed';
   eventId: string;
   /** First attempt's time, so that retries stop 24 hours after it. */
   firstAttemptAt: string;

@@ -6,8 +6,8 @@
 // a webhook abandoned, an aggregation left to the account's next GET /api/my-companies (which counts it on read).
 import type { AggregationQueue, Clock, IdGenerator, SearchStore } from '../ports.js';
 import { failDomain } from './bulk-worker.js';
-import type { BulkDomainRecord, BulkJobRecord, BulkJobStore, DeadLetterQueue, DomainQueue, OwedWebhook, PendingAggregations, WebhookQueue } from './ports.js';
-import { webhookEventId, webhookRetryDelaySeconds } from './webhooks.js';
+import type { BulkDomainRecord, BulkJobRecord, BulkJobStore, DeadLetterQueue, DomainQueue, OwedWebhook, PendingAggregations, WebhookMessage, WebhookQueue } from './ports.js';
+import { WEBHOOK_RETRY_WINDOW_MS, webhookEventId, webhookRetryDelaySeconds } from './webhooks.js';
 
 export interface RedrivePolicy {
   /** Work with no sign of life for this long is presumed lost, and its message sent again. */
@@ -108,17 +108,23 @@ export class Redriver {
   /**
    * Drops what the dead-letter queues hold: each message names work the table still shows unfinished (a pending or
    * running domain, an owed webhook, a pending aggregation), which the same rule re-drives, or work already done. A
-   * message of another shape is left in its queue (the dead-letter age alarm then tells an operator).
+   * watchlist event for an account's endpoint has no such item to re-drive from: it is sent again as it was while its
+   * 24-hour retry window lasts (the sender skips an event no longer pending), and dropped after. A message of another
+   * shape is left in its queue (the dead-letter age alarm then tells an operator).
    */
   async drainDeadLetters(): Promise<number> {
     let drained = 0;
+    const now = this.deps.clock.now().getTime();
     for (const queue of this.deps.deadLetterQueues ?? []) {
       for (let read = 0; read < DEAD_LETTERS_PER_PASS; ) {
         const messages = await queue.receive(10);
         if (messages.length === 0) break;
         read += messages.length;
         for (const message of messages) {
-          if (!isKnownWork(message.body)) continue;
+          const watchEvent = watchlistEvent(message.body);
+          if (watchEvent) {
+            if (now < Date.parse(watchEvent.firstAttemptAt) + WEBHOOK_RETRY_WINDOW_MS) await this.deps.webhookQueue.enqueue(watchEvent, 0);
+          } else if (!isKnownWork(message.body)) continue;
           await message.remove();
           drained++;
         }
@@ -211,6 +217,25 @@ export class Redriver {
       }
     }
     return report;
+  }
+}
+
+/** A watchlist event's webhook message (WebhookService), or null. */
+function watchlistEvent(body: string): WebhookMessage | null {
+  try {
+    const message = JSON.parse(body) as Partial<WebhookMessage> | null;
+    const valid =
+      message?.event === 'watchlist.changed' &&
+      typeof message.accountId === 'string' &&
+      typeof message.eventId === 'string' &&
+      typeof message.attempt === 'number' &&
+      !Number.isNaN(Date.parse(message.firstAttemptAt ?? '')) &&
+      !Number.isNaN(Date.parse(message.notBefore ?? ''));
+    if (!valid) return null;
+    const { accountId, eventId, firstAttemptAt, attempt, notBefore } = message as WebhookMessage;
+    return { accountId, event: 'watchlist.changed', eventId, firstAttemptAt, attempt, notBefore };
+  } catch {
+    return null;
   }
 }
 

@@ -4,11 +4,13 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { BulkJobEvent } from '@rivals/contracts';
 import type { Clock, IdGenerator } from '../ports.js';
+import type { WatchEventStore, WebhookEndpointStore } from '../monitor/ports.js';
 import type { BulkJobStore, WebhookMessage, WebhookQueue, WebhookSecretStore, WebhookTransport } from './ports.js';
 import { jobSummary } from './job-summary.js';
 
 export const SIGNATURE_HEADER = 'Rivals-Signature';
-const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** How long a delivery is retried after its first attempt. */
+export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const FIRST_RETRY_SECONDS = 30;
 const MAX_BACKOFF_SECONDS = 6 * 60 * 60;
 /** SQS's longest message delay; longer waits are chained. */
@@ -53,6 +55,8 @@ export interface WebhookServiceDeps {
   queue: WebhookQueue;
   transport: WebhookTransport;
   clock: Clock;
+  /** Watchlist events (docs/monitoring.md): sent to the account's endpoint with the same signature and retries. */
+  watch?: { events: WatchEventStore; endpoints: WebhookEndpointStore };
 }
 
 export class WebhookService {
@@ -72,27 +76,48 @@ export class WebhookService {
     const wait = Math.ceil((Date.parse(message.notBefore) - now.getTime()) / 1000);
     if (wait > 0) return queue.enqueue(message, Math.min(wait, MAX_QUEUE_DELAY_SECONDS));
 
-    const job = await jobs.getJob(message.accountId, message.jobId);
+    if (message.event === 'watchlist.changed') {
+      const watch = this.deps.watch;
+      if (!watch) throw new Error('WebhookService: watchlist events are not wired here');
+      const stored = await watch.events.getEvent(message.accountId, message.eventId);
+      if (stored?.state !== 'pending') return;
+      const endpoint = await watch.endpoints.getEndpoint(message.accountId);
+      // The endpoint was removed since: the event is dropped, not sent anywhere else.
+      if (!endpoint) return watch.events.recordEventAttempt(message.accountId, message.eventId, { at: now.toISOString(), status: null, error: 'no webhook endpoint' }, 'abandoned');
+      return this.attempt(message, endpoint.url, stored.body, now, (attempt, state) => watch.events.recordEventAttempt(message.accountId, message.eventId, attempt, state));
+    }
+
+    const job = message.jobId ? await jobs.getJob(message.accountId, message.jobId) : null;
     if (!job?.webhookUrl || job.webhookState !== 'pending') return;
-    const secret = await this.deps.secrets.get(message.accountId);
     const event: BulkJobEvent = { id: message.eventId, type: 'bulk_job.completed', createdAt: message.firstAttemptAt, data: { job: jobSummary(job) } };
-    const body = JSON.stringify(event);
+    return this.attempt(message, job.webhookUrl, JSON.stringify(event), now, (attempt, state) => jobs.recordWebhookAttempt(message.accountId, job.id, attempt, state));
+  }
+
+  /** Signs and posts `body`, records the attempt, and queues the next one (exponential backoff) unless it is done. */
+  private async attempt(
+    message: WebhookMessage,
+    url: string,
+    body: string,
+    now: Date,
+    record: (attempt: { at: string; status: number | null; error: string | null }, state: 'pending' | 'delivered' | 'abandoned') => Promise<void>,
+  ): Promise<void> {
+    const secret = await this.deps.secrets.get(message.accountId);
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Rivals-Webhooks/1.0' };
     if (secret) headers[SIGNATURE_HEADER] = signatureHeader(secret, body, Math.floor(now.getTime() / 1000));
 
     let status: number | null = null;
     let error: string | null = null;
     try {
-      status = (await this.deps.transport.post(job.webhookUrl, body, headers)).status;
+      status = (await this.deps.transport.post(url, body, headers)).status;
     } catch (e) {
       error = (e as Error).message.slice(0, 200);
     }
     const delivered = status !== null && status >= 200 && status < 300;
     const backoff = webhookRetryDelaySeconds(message.attempt);
     const next = new Date(now.getTime() + backoff * 1000);
-    const giveUp = !delivered && next.getTime() > Date.parse(message.firstAttemptAt) + RETRY_WINDOW_MS;
-    await jobs.recordWebhookAttempt(message.accountId, message.jobId, { at: now.toISOString(), status, error }, delivered ? 'delivered' : giveUp ? 'abandoned' : 'pending');
+    const giveUp = !delivered && next.getTime() > Date.parse(message.firstAttemptAt) + WEBHOOK_RETRY_WINDOW_MS;
+    await record({ at: now.toISOString(), status, error }, delivered ? 'delivered' : giveUp ? 'abandoned' : 'pending');
     if (delivered || giveUp) return;
-    await queue.enqueue({ ...message, attempt: message.attempt + 1, notBefore: next.toISOString() }, Math.min(backoff, MAX_QUEUE_DELAY_SECONDS));
+    await this.deps.queue.enqueue({ ...message, attempt: message.attempt + 1, notBefore: next.toISOString() }, Math.min(backoff, MAX_QUEUE_DELAY_SECONDS));
   }
 }

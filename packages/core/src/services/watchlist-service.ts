@@ -25,6 +25,8 @@ export class WatchlistService {
       note: request.note ?? null,
       searchId: request.searchId ?? null,
       savedAt: this.deps.clock.now().toISOString(),
+      lastCheckedAt: null,
+      unseenChanges: 0,
     };
     const saved = await this.deps.saved.save(accountId, row, this.deps.max ?? WATCHLIST_MAX);
     if (saved.created) return saved;

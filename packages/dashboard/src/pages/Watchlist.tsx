@@ -1,4 +1,5 @@
-// dashboard: the watchlist: saved companies, newest first, each with a note that can be edited, each removable.
+// dashboard: the watchlist: saved companies, newest first, each with a note that can be edited, each removable; a
+// badge counts the changes the monitor found since the company's timeline was last opened.
 import { useState } from 'preact/hooks';
 import { ListTable } from '../components/ListTable.js';
 import { DomainLink, ErrorNotice } from '../components/ui.js';
@@ -29,7 +30,7 @@ export function WatchlistPage() {
     <section>
       <h1>Watchlist</h1>
       <ErrorNotice error={removal.error ?? editing.error} />
-      <ListTable headers={['Company', 'Domain', 'Note', 'Saved', 'From search', '']} empty="Nothing saved yet. Save a competitor from a search's results with ☆ Save." count={list.items.length} list={list}>
+      <ListTable headers={['Company', 'Domain', 'Note', 'Saved', 'Last checked', 'Changes', 'From search', '']} empty="Nothing saved yet. Save a competitor from a search's results with ☆ Save." count={list.items.length} list={list}>
         {list.items.map((s) => (
           <tr key={s.domain} data-testid="saved-row">
             <td data-label="Company">{s.company ?? '—'}</td>
@@ -63,6 +64,18 @@ export function WatchlistPage() {
               )}
             </td>
             <td data-label="Saved">{formatDate(s.savedAt)}</td>
+            <td data-label="Last checked">{s.lastCheckedAt ? formatDate(s.lastCheckedAt) : '—'}</td>
+            <td data-label="Changes">
+              <a href={`/watchlist/${encodeURIComponent(s.domain)}`} aria-label={`Changes for ${s.domain}`}>
+                {s.unseenChanges > 0 ? (
+                  <span class="badge unseen" data-testid="unseen-badge">
+                    {s.unseenChanges} new
+                  </span>
+                ) : (
+                  'timeline'
+                )}
+              </a>
+            </td>
             <td data-label="From search">{s.searchId ? <a href={`/searches/${s.searchId}`}>open</a> : '—'}</td>
             <td>
               <button type="button" class="secondary small" onClick={() => remove(s.domain)} aria-label={`Remove ${s.domain} from the watchlist`}>

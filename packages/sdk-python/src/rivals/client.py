@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Seque
 from . import __version__
 from .errors import (
     BulkJobFailedError,
+    NotFoundError,
     RivalsConnectionError,
     RivalsError,
     RivalsTimeoutError,
@@ -32,6 +33,7 @@ from .models import (
     BulkJobSummary,
     BulkUpload,
     BulkUploadUrl,
+    Change,
     CreatedApiKey,
     Health,
     HistoryItem,
@@ -43,6 +45,7 @@ from .models import (
     SharedSearch,
     ShareLink,
     StoredSearch,
+    WebhookEndpoint,
     from_dict,
 )
 
@@ -483,6 +486,30 @@ class Rivals:
     def create_webhook_secret(self, *, timeout: Optional[float] = None) -> str:
         """Create or rotate the account's webhook signing secret (``whsec_...``); shown once."""
         return str(self.request("POST", "/api/webhook-secret", timeout=timeout).json()["secret"])
+
+    # ---- watchlist monitoring (free) ----
+    def changes(
+        self, *, domain: Optional[str] = None, since: Optional[str] = None, limit: Optional[int] = None, cursor: Optional[str] = None, timeout: Optional[float] = None
+    ) -> Page[Change]:
+        """What the monitor found in the watched companies' competitors, newest first. With ``domain``, marks its changes seen."""
+        return self._page("/api/changes", Change, {"domain": domain, "since": since, "limit": limit, "cursor": cursor}, timeout)
+
+    def iter_changes(self, *, domain: Optional[str] = None, since: Optional[str] = None, page_size: Optional[int] = None) -> Iterator[Change]:
+        return self._iterate(lambda c: self.changes(domain=domain, since=since, limit=page_size, cursor=c))
+
+    def set_webhook_endpoint(self, url: str, *, timeout: Optional[float] = None) -> WebhookEndpoint:
+        """Set the account's https endpoint for ``watchlist.changed`` events (create a webhook secret first)."""
+        return from_dict(WebhookEndpoint, self.request("PUT", "/api/webhook-endpoint", json_body={"url": url}, timeout=timeout).json())
+
+    def get_webhook_endpoint(self, *, timeout: Optional[float] = None) -> Optional[WebhookEndpoint]:
+        """The account's webhook endpoint, or None when none is set."""
+        try:
+            return self._get("/api/webhook-endpoint", WebhookEndpoint, timeout=timeout)
+        except NotFoundError:
+            return None
+
+    def remove_webhook_endpoint(self, *, timeout: Optional[float] = None) -> None:
+        self.request("DELETE", "/api/webhook-endpoint", timeout=timeout)
 
 
 def _filters(**values: Any) -> Dict[str, Any]:

@@ -241,6 +241,38 @@ class SavedCompany:
     note: Optional[str]
     search_id: Optional[str]
     saved_at: str
+    #: When the monitor last compared its competitors (None until it has).
+    last_checked_at: Optional[str] = None
+    #: Changes recorded since ``changes(domain=...)`` last read them.
+    unseen_changes: int = 0
+
+
+@dataclass
+class WatchedCompetitor:
+    domain: str
+    company: str
+    match_score: int
+    type: str
+
+
+@dataclass
+class Change:
+    """What a monitor run found for a watched company (``domain``): new_competitor, dropped, type_changed, score_changed."""
+
+    id: str
+    domain: str
+    kind: str
+    competitor: WatchedCompetitor
+    detected_at: str
+    #: As it was before (type_changed, score_changed).
+    previous: Optional[WatchedCompetitor] = None
+
+
+@dataclass
+class WebhookEndpoint:
+    url: str
+    events: List[str]
+    updated_at: str
 
 
 @dataclass
@@ -356,6 +388,6 @@ class Page(Generic[T]):
 __all__ = [
     "ApiKey", "Balance", "BulkDomainResult", "BulkJob", "BulkJobSummary", "BulkUpload", "BulkUploadUrl", "Competitor",
     "CreatedApiKey", "Evidence", "Firmographics", "Lookalike", "LookalikesResult", "Health", "HistoryItem", "MyCompanies", "MyCompany", "Page", "RejectedRow",
-    "SavedCompany", "SearchFilters", "SearchResult", "SharedSearch", "ShareLink", "StoredCompetitor", "StoredSearch",
+    "SavedCompany", "Change", "WatchedCompetitor", "WebhookEndpoint", "SearchFilters", "SearchResult", "SharedSearch", "ShareLink", "StoredCompetitor", "StoredSearch",
     "TERMINAL_JOB_STATUSES", "WebhookAttempt", "from_dict",
 ]
