@@ -3,7 +3,24 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { COMPANY_SIZES, COMPETITOR_TYPES, OWNERSHIPS } from '@rivals/contracts';
+import {
+  Balance,
+  BulkJob,
+  BulkJobList,
+  BulkUploadAccepted,
+  ChangesPage,
+  COMPANY_SIZES,
+  COMPETITOR_TYPES,
+  HistoryPage,
+  LookalikesResult,
+  MyCompanies,
+  OWNERSHIPS,
+  SavedCompaniesPage,
+  SavedCompany,
+  SearchResult,
+  ShareLink,
+  StoredSearch,
+} from '@rivals/contracts';
 import { Rivals, RivalsError, SDK_VERSION } from '@rivals/sdk';
 
 type Cell = string | number | boolean | null | undefined;
@@ -54,95 +71,39 @@ const filters = {
 };
 
 /**
- * The shapes of the tools' structured content (MCP `outputSchema`), as the API documents them. Plain objects: a field
- * the API adds later passes through rather than failing the call.
+ * A contract's schema (@rivals/contracts: what the API answers) as the shape of a tool's structured content (MCP
+ * `outputSchema`), every object loose: a field the API adds later passes through rather than failing the call. A
+ * transformed field is checked as the API sends it (its input).
  */
-const watchedCompetitor = { domain: z.string(), company: z.string(), matchScore: z.number().int(), type: z.string() };
-const competitor = {
-  rank: z.number().int(),
-  company: z.string(),
-  domain: z.string(),
-  matchScore: z.number().int(),
-  type: z.enum(COMPETITOR_TYPES),
-  confidence: z.number().int(),
-  likelyCompetitor: z.boolean(),
-};
-const evidence = z.looseObject({
-  signals: z.array(z.string()),
-  sharedCategories: z.array(z.string()),
-  sharedKeywords: z.array(z.string()),
-  relation: z.string().nullable(),
-  source: z.string(),
-  parentCompany: z.string().optional(),
-  description: z.string().optional(),
-  headquarters: z.string().optional(),
-  size: z.string().optional(),
-});
-const rejectedRow = z.looseObject({ row: z.number().int(), value: z.string(), reason: z.string() });
-const jobSummary = {
-  jobId: z.string(),
-  status: z.string(),
-  totalDomains: z.number().int(),
-  completedDomains: z.number().int(),
-  failedDomains: z.number().int(),
-  cancelledDomains: z.number().int(),
-  creditsReserved: z.number().int(),
-  creditsCharged: z.number().int(),
-  creditsRefunded: z.number().int(),
-  filename: z.string().nullable(),
-  error: z.string().nullable(),
-  createdAt: z.string(),
-  finishedAt: z.string().nullable(),
-};
-const savedCompany = { domain: z.string(), company: z.string().nullable(), note: z.string().nullable(), searchId: z.string().nullable(), savedAt: z.string() };
-const nextCursor = z.string().nullable().describe('Pass as cursor for the next page; null when there is none.');
+export function loose(schema: z.ZodType): z.ZodType {
+  let result: z.ZodType;
+  if (schema instanceof z.ZodObject) result = z.looseObject(Object.fromEntries(Object.entries(schema.shape as Record<string, z.ZodType>).map(([key, value]) => [key, loose(value)])));
+  else if (schema instanceof z.ZodArray) result = z.array(loose(schema.element as z.ZodType));
+  else if (schema instanceof z.ZodOptional) result = loose(schema.unwrap() as z.ZodType).optional();
+  else if (schema instanceof z.ZodNullable) result = loose(schema.unwrap() as z.ZodType).nullable();
+  else if (schema instanceof z.ZodPipe) result = loose(schema.in as z.ZodType);
+  else return schema;
+  return schema.description ? result.describe(schema.description) : result;
+}
+
+/** The stored search's id, which the API sends in a header, is part of a search's structured content. */
+const withSearchId = { searchId: z.string().nullable().describe('The stored search (srch_...): get_search reads it again, free.') };
 const OUTPUT = {
-  search: { searchId: z.string().nullable(), domain: z.string(), totalCompetitors: z.number().int(), likelyCompetitors: z.number().int(), elapsedSeconds: z.number(), creditsRemaining: z.number().int(), competitors: z.array(z.looseObject(competitor)) },
-  balance: { creditsRemaining: z.number().int() },
-  history: {
-    items: z.array(z.looseObject({ id: z.string(), domain: z.string(), status: z.string(), createdAt: z.string(), totalCompetitors: z.number().int(), likelyCompetitors: z.number().int(), source: z.string(), jobId: z.string().optional() })),
-    nextCursor,
-  },
-  storedSearch: {
-    id: z.string(),
-    domain: z.string(),
-    status: z.string(),
-    createdAt: z.string(),
-    totalCompetitors: z.number().int(),
-    likelyCompetitors: z.number().int(),
-    error: z.string().nullable(),
-    reason: z.string().nullable().optional().describe('Why a search found nothing: homepage_unreachable, homepage_too_thin, no_rivals_known, filters_excluded_all.'),
-    competitors: z.array(z.looseObject({ ...competitor, evidence })),
-  },
-  myCompanies: {
-    items: z.array(z.looseObject({ company: z.string(), product: z.string().nullable(), domain: z.string(), timesFound: z.number().int(), bestMatchScore: z.number().int(), types: z.array(z.string()), firstSeenAt: z.string(), lastSeenAt: z.string(), foundFor: z.array(z.string()) })),
-    total: z.number().int(),
-  },
-  saved: savedCompany,
-  savedList: { items: z.array(z.looseObject(savedCompany)), nextCursor },
-  changes: {
-    items: z.array(
-      z.looseObject({
-        id: z.string(),
-        domain: z.string(),
-        kind: z.enum(['new_competitor', 'dropped', 'type_changed', 'score_changed']),
-        competitor: z.looseObject(watchedCompetitor),
-        previous: z.looseObject(watchedCompetitor).optional(),
-        detectedAt: z.string(),
-      }),
-    ),
-    nextCursor,
-  },
-  bulkAccepted: { jobId: z.string(), status: z.string(), totalDomains: z.number().int(), rejectedRows: z.array(rejectedRow), creditsReserved: z.number().int(), creditsRemaining: z.number().int() },
-  bulkJob: {
-    ...jobSummary,
-    rejectedRows: z.array(rejectedRow),
-    results: z.array(z.looseObject({ domain: z.string(), status: z.string(), searchId: z.string().nullable(), totalCompetitors: z.number().int().nullable(), likelyCompetitors: z.number().int().nullable(), error: z.string().nullable(), reason: z.string().nullable().optional() })),
-    nextCursor,
-  },
-  bulkJobs: { items: z.array(z.looseObject(jobSummary)), nextCursor },
-  bulkResults: { jobId: z.string(), rows: z.number().int().describe('Data rows in the CSV (after its header).'), csv: z.string() },
-  share: { token: z.string(), url: z.string().describe('The absolute address of the read-only page.'), createdAt: z.string() },
+  search: loose(SearchResult.extend(withSearchId)),
+  lookalikes: loose(LookalikesResult.extend(withSearchId)),
+  balance: loose(Balance),
+  history: loose(HistoryPage),
+  storedSearch: loose(StoredSearch),
+  myCompanies: loose(MyCompanies),
+  saved: loose(SavedCompany),
+  savedList: loose(SavedCompaniesPage),
+  changes: loose(ChangesPage),
+  bulkAccepted: loose(BulkUploadAccepted),
+  bulkJob: loose(BulkJob),
+  bulkJobs: loose(BulkJobList),
+  bulkResults: z.looseObject({ jobId: z.string(), rows: z.number().int().describe('Data rows in the CSV (after its header).'), csv: z.string() }),
+  // Sharing answers the link; revoking answers { revoked: true }.
+  share: loose(ShareLink.partial().extend({ revoked: z.boolean().optional() })),
 };
 
 const page = { limit: z.number().int().min(1).max(200).optional().describe('Items per page, 1..200 (default 50).'), cursor: z.string().optional().describe('nextCursor of the previous page.') };
@@ -162,7 +123,7 @@ export function createServer(rivals: Rivals): McpServer {
         limit: z.number().int().min(1).max(100).optional().describe('Competitors to return, 1..100 (default 100).'),
         ...filters,
       },
-      outputSchema: z.looseObject(OUTPUT.search),
+      outputSchema: OUTPUT.search,
       annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
     },
     guard(async (args) => {
@@ -186,13 +147,7 @@ export function createServer(rivals: Rivals): McpServer {
         limit: z.number().int().min(1).max(100).optional().describe('Companies to return, 1..100 (default 100).'),
         ...filters,
       },
-      outputSchema: z.looseObject({
-        searchId: z.string().nullable(),
-        domains: z.array(z.string()),
-        totalCompanies: z.number().int(),
-        creditsRemaining: z.number().int(),
-        companies: z.array(z.looseObject({ ...competitor, similarTo: z.array(z.string()) })),
-      }),
+      outputSchema: OUTPUT.lookalikes,
       annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
     },
     guard(async (args) => {
@@ -207,7 +162,7 @@ export function createServer(rivals: Rivals): McpServer {
 
   server.registerTool(
     'get_balance',
-    { title: 'Credit balance', description: 'Credits left on the account (1 credit = 1 search; bulk jobs reserve 1 credit per domain). Free.', inputSchema: {}, outputSchema: z.looseObject(OUTPUT.balance), annotations: free },
+    { title: 'Credit balance', description: 'Credits left on the account (1 credit = 1 search; bulk jobs reserve 1 credit per domain). Free.', inputSchema: {}, outputSchema: OUTPUT.balance, annotations: free },
     guard(async () => {
       const balance = await rivals.balance();
       return answer({ ...balance }, `${balance.creditsRemaining} credits left`);
@@ -216,7 +171,7 @@ export function createServer(rivals: Rivals): McpServer {
 
   server.registerTool(
     'list_history',
-    { title: 'Search history', description: 'Past searches of the account, newest first, one page at a time (pass nextCursor for the next). Free.', inputSchema: page, outputSchema: z.looseObject(OUTPUT.history), annotations: free },
+    { title: 'Search history', description: 'Past searches of the account, newest first, one page at a time (pass nextCursor for the next). Free.', inputSchema: page, outputSchema: OUTPUT.history, annotations: free },
     guard(async (args) => {
       const history = await rivals.history.list(args);
       return answer(
@@ -228,7 +183,7 @@ export function createServer(rivals: Rivals): McpServer {
 
   server.registerTool(
     'get_search',
-    { title: 'Get a past search', description: 'A stored search by its id (srch_...), each competitor with the evidence behind it, in plain words (signals), and what is known of it (description, headquarters, size); a failed search says why (reason). Free.', inputSchema: { searchId: z.string().min(1) }, outputSchema: z.looseObject(OUTPUT.storedSearch), annotations: free },
+    { title: 'Get a past search', description: 'A stored search by its id (srch_...), each competitor with the evidence behind it, in plain words (signals), and what is known of it (description, headquarters, size); a failed search says why (reason). Free.', inputSchema: { searchId: z.string().min(1) }, outputSchema: OUTPUT.storedSearch, annotations: free },
     guard(async ({ searchId }) => {
       const search = await rivals.searches.get(searchId);
       return answer(
@@ -240,7 +195,7 @@ export function createServer(rivals: Rivals): McpServer {
 
   server.registerTool(
     'list_my_companies',
-    { title: 'Companies found so far', description: 'Every company found across the account\'s searches, most often found first (up to 5,000), with times found (distinct targets), best match score and the domains it was found for; a product line is named beside its company (product, company). Free.', inputSchema: {}, outputSchema: z.looseObject(OUTPUT.myCompanies), annotations: free },
+    { title: 'Companies found so far', description: 'Every company found across the account\'s searches, most often found first (up to 5,000), with times found (distinct targets), best match score and the domains it was found for; a product line is named beside its company (product, company). Free.', inputSchema: {}, outputSchema: OUTPUT.myCompanies, annotations: free },
     guard(async () => {
       const companies = await rivals.myCompanies.list();
       return answer({ ...companies }, `${companies.total} companies\n${textTable(['company', 'product', 'domain', 'found', 'best', 'types'], companies.items.map((c) => [c.company, c.product ?? '', c.domain, c.timesFound, c.bestMatchScore, c.types.join(',')]))}`);
@@ -253,7 +208,7 @@ export function createServer(rivals: Rivals): McpServer {
       title: 'Save a company',
       description: 'Add a company to the account\'s saved list (watchlist); saving the same domain again updates its note. Without a company name, Rivals names it. Free.',
       inputSchema: { domain: z.string().min(1), company: z.string().optional(), note: z.string().optional(), searchId: z.string().optional().describe('The search it was found in.') },
-      outputSchema: z.looseObject(OUTPUT.saved),
+      outputSchema: OUTPUT.saved,
       annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
     },
     guard(async (args) => {
@@ -264,7 +219,7 @@ export function createServer(rivals: Rivals): McpServer {
 
   server.registerTool(
     'list_saved_companies',
-    { title: 'Saved companies', description: 'The account\'s saved companies, one page at a time. Free.', inputSchema: page, outputSchema: z.looseObject(OUTPUT.savedList), annotations: free },
+    { title: 'Saved companies', description: 'The account\'s saved companies, one page at a time. Free.', inputSchema: page, outputSchema: OUTPUT.savedList, annotations: free },
     guard(async (args) => {
       const saved = await rivals.saved.list(args);
       return answer({ ...saved }, `${textTable(['domain', 'company', 'note'], saved.items.map((s) => [s.domain, s.company, s.note]))}${saved.nextCursor ? `\nnextCursor: ${saved.nextCursor}` : ''}`);
@@ -282,7 +237,7 @@ export function createServer(rivals: Rivals): McpServer {
         since: z.string().optional().describe('Only changes detected at or after this ISO 8601 time.'),
         ...page,
       },
-      outputSchema: z.looseObject(OUTPUT.changes),
+      outputSchema: OUTPUT.changes,
       annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
     },
     guard(async (args) => {
@@ -306,7 +261,7 @@ export function createServer(rivals: Rivals): McpServer {
         ...filters,
         webhookUrl: z.string().url().optional().describe('An https URL told when the job ends.'),
       },
-      outputSchema: z.looseObject(OUTPUT.bulkAccepted),
+      outputSchema: OUTPUT.bulkAccepted,
       annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
     },
     guard(async ({ domains, ...options }) => {
@@ -318,7 +273,7 @@ export function createServer(rivals: Rivals): McpServer {
 
   server.registerTool(
     'get_bulk_job',
-    { title: 'Bulk job status', description: 'A bulk job\'s status, progress, credits charged and refunded, and a page of its per-domain results (each with a searchId for get_search). Free.', inputSchema: { jobId: z.string().min(1), ...page }, outputSchema: z.looseObject(OUTPUT.bulkJob), annotations: free },
+    { title: 'Bulk job status', description: 'A bulk job\'s status, progress, credits charged and refunded, and a page of its per-domain results (each with a searchId for get_search). Free.', inputSchema: { jobId: z.string().min(1), ...page }, outputSchema: OUTPUT.bulkJob, annotations: free },
     guard(async ({ jobId, ...params }) => {
       const job = await rivals.bulk.get(jobId, params);
       return answer(
@@ -330,7 +285,7 @@ export function createServer(rivals: Rivals): McpServer {
 
   server.registerTool(
     'list_bulk_jobs',
-    { title: 'Bulk jobs', description: 'The account\'s bulk jobs, newest first, one page at a time, with their status and credits. Free.', inputSchema: page, outputSchema: z.looseObject(OUTPUT.bulkJobs), annotations: free },
+    { title: 'Bulk jobs', description: 'The account\'s bulk jobs, newest first, one page at a time, with their status and credits. Free.', inputSchema: page, outputSchema: OUTPUT.bulkJobs, annotations: free },
     guard(async (args) => {
       const jobs = await rivals.bulk.list(args);
       return answer(
@@ -346,7 +301,7 @@ export function createServer(rivals: Rivals): McpServer {
       title: 'Bulk job results (CSV)',
       description: 'The results of a bulk job as CSV: one row per competitor (sourceDomain, rank, company, product, domain, matchScore, type, confidence, likelyCompetitor) and one row per failed domain (error, reason). Free.',
       inputSchema: { jobId: z.string().min(1) },
-      outputSchema: z.looseObject(OUTPUT.bulkResults),
+      outputSchema: OUTPUT.bulkResults,
       annotations: free,
     },
     guard(async ({ jobId }) => {
@@ -362,7 +317,7 @@ export function createServer(rivals: Rivals): McpServer {
       title: 'Share a search',
       description: 'A public, read-only link to a search that succeeded (anyone with the link can open it, without a key; it shows nothing else of the account). Sharing again returns the same link; revoke: true takes it back. Free.',
       inputSchema: { searchId: z.string().min(1), revoke: z.boolean().optional().describe('Take the link back instead.') },
-      outputSchema: z.looseObject({ ...OUTPUT.share, token: OUTPUT.share.token.optional(), url: OUTPUT.share.url.optional(), createdAt: OUTPUT.share.createdAt.optional(), revoked: z.boolean().optional() }),
+      outputSchema: OUTPUT.share,
       annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
     },
     guard(async ({ searchId, revoke }) => {
