@@ -151,3 +151,10 @@ export const csvFile = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 10_000, max: 300_000 }).map((n) => Buffer.from(`domain\n"${'a'.repeat(n)}.com"\nstripe.com\n`)) },
   { weight: 1, arbitrary: fc.constantFrom('domain\n"unterminated\nstripe.com\n', 'a,b\n"x"y,z\n', '\u0000\u0000\u0000', 'domain\r\r\r\nstripe.com', 'domain\n' + 'x,'.repeat(5_000)).map((s) => Buffer.from(s)) },
 );
+
+/**
+ * The fuzz tests' base seed. `npm test` runs the same inputs every time (a fixed seed: the suite is reproducible and
+ * its result is the commit's, not the clock's); `npm run fuzz` explores with a fresh seed each night and prints it, and
+ * FUZZ_SEED=<seed> replays any run.
+ */
+export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20_261_129);

@@ -12,11 +12,11 @@ import { ERROR_STATUS } from '@rivals/contracts';
 import { ROUTES, type RouteSpec } from '../../infra/routes.js';
 import { startLocal, type LocalService } from '../../packages/local/src/runtime.js';
 import { raiseRateLimits, tableServices } from '../../packages/local/src/services.js';
-import { body, csvFile, headers, pathParam, query } from './arbitraries.js';
+import { body, csvFile, FUZZ_SEED, headers, pathParam, query } from './arbitraries.js';
 
 const TOTAL = Number(process.env.FUZZ_RUNS ?? 400);
 const RUNS = Math.max(1, Math.ceil(TOTAL / ROUTES.length));
-const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+const SEED = FUZZ_SEED; // fixed in npm test, fresh in npm run fuzz (arbitraries.ts)
 
 let service: LocalService;
 let balance: () => Promise<number>;
