@@ -2,21 +2,11 @@
 import { LookalikesRequest } from '@rivals/contracts';
 import { httpRoute } from '../shared/http.js';
 import { once } from '../shared/idempotency.js';
-import { recordFailedSearch, recordSearch } from '../shared/search-metrics.js';
+import { researchAnswer } from '../shared/search-metrics.js';
 import { searchService } from '../shared/research.js';
 
 export const handler = httpRoute({
   auth: true,
   body: LookalikesRequest,
-  handler: async (request) =>
-    once('lookalikes', request, request.body, async () => {
-      try {
-        const { searchId, result } = await searchService().lookalikes(request.principal.accountId, request.body);
-        recordSearch(result.elapsedSeconds);
-        return { statusCode: 200, body: result, headers: { 'x-search-id': searchId } };
-      } catch (error) {
-        recordFailedSearch(error);
-        throw error;
-      }
-    }),
+  handler: async (request) => once('lookalikes', request, request.body, () => researchAnswer(() => searchService().lookalikes(request.principal.accountId, request.body))),
 });
