@@ -19,6 +19,21 @@ const SIZES = ['1-10', '11-50', '51-200', '201-500', '501-1000', '1001-5000', '5
 const OWNERSHIPS: Ownership[] = ['public', 'private', 'subsidiary'];
 const toggle = <T,>(items: T[], item: T) => (items.includes(item) ? items.filter((x) => x !== item) : [...items, item]);
 
+/** A filter of several values: a checkbox each (test ids `<testId>-<value>` when given). */
+function CheckboxGroup<T extends string>(props: { legend: string; options: readonly T[]; checked: readonly T[]; onToggle(value: T): void; testId?: string }) {
+  return (
+    <fieldset>
+      <legend>{props.legend}</legend>
+      {props.options.map((value) => (
+        <label key={value} class="inline">
+          <input type="checkbox" checked={props.checked.includes(value)} onChange={() => props.onToggle(value)} {...(props.testId ? { 'data-testid': `${props.testId}-${value}` } : {})} />
+          {value}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 export function SearchPage() {
   const client = useClient();
   const { setBalance, refreshBalance } = useSession();
@@ -155,37 +170,9 @@ export function SearchPage() {
               Founded to
               <input type="number" min={1000} max={2100} placeholder="e.g. 2020" value={foundedTo} onInput={(e) => setFoundedTo(e.currentTarget.value)} data-testid="founded-to" />
             </label>
-            <fieldset>
-              <legend>Ownership</legend>
-              {OWNERSHIPS.map((o) => (
-                <label key={o} class="inline">
-                  <input type="checkbox" checked={ownership.includes(o)} onChange={() => setOwnership((os) => toggle(os, o))} data-testid={`ownership-${o}`} />
-                  {o}
-                </label>
-              ))}
-            </fieldset>
-            <fieldset>
-              <legend>Size (people)</legend>
-              {SIZES.map((s) => (
-                <label key={s} class="inline">
-                  <input type="checkbox" checked={sizes.includes(s)} onChange={() => setSizes((ss) => toggle(ss, s))} data-testid={`size-${s}`} />
-                  {s}
-                </label>
-              ))}
-            </fieldset>
-            <fieldset>
-              <legend>Only these types</legend>
-              {TYPES.map((t) => (
-                <label key={t} class="inline">
-                  <input
-                    type="checkbox"
-                    checked={types.includes(t)}
-                    onChange={() => setTypes((ts) => (ts.includes(t) ? ts.filter((x) => x !== t) : [...ts, t]))}
-                  />
-                  {t}
-                </label>
-              ))}
-            </fieldset>
+            <CheckboxGroup legend="Ownership" options={OWNERSHIPS} checked={ownership} onToggle={(o) => setOwnership((os) => toggle(os, o))} testId="ownership" />
+            <CheckboxGroup legend="Size (people)" options={SIZES} checked={sizes} onToggle={(sz) => setSizes((ss) => toggle(ss, sz))} testId="size" />
+            <CheckboxGroup legend="Only these types" options={TYPES} checked={types} onToggle={(t) => setTypes((ts) => toggle(ts, t))} />
           </div>
         </details>
         <p class="muted small">
