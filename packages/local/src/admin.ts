@@ -301,10 +301,8 @@ monitor
     const s = await servicesFor(program.opts());
     const { sqs, queueUrl } = await monitorQueueOf(program.opts());
     try {
-      const service = new MonitorService({
-        store: s.monitor, endpoints: s.monitor, secrets: { get: async () => null, has: async () => false, put: async () => undefined }, queue: new SqsMonitorQueue(sqs, queueUrl),
-        clock: systemClock, ids: ulidIds(), deadlineMs: 0, kbVersion: loadKnowledgeBase().version,
-      });
+      // Starting a run needs only the table, the queue and the knowledge base's version; the workers research.
+      const service = new MonitorService({ store: s.monitor, endpoints: s.monitor, queue: new SqsMonitorQueue(sqs, queueUrl), clock: systemClock, ids: ulidIds(), kbVersion: loadKnowledgeBase().version });
       const started = await service.startRun('manual');
       if (!started) throw new Error('the run could not start');
       console.error(`admin: run ${started.id}: ${started.total} watched companies sent to the monitor queue; waiting for the checks`);

@@ -16,10 +16,12 @@ import type { ChangesRequest, MonitorMessage, MonitorQueue, MonitorRun, MonitorR
 export const MONITOR_BATCH = 5;
 export const DEFAULT_MONITOR_EVERY_HOURS = 24;
 
+/** What every use needs (the store, the endpoints, a clock and ids); the rest only where it is used (`need`). */
 export interface MonitorServiceDeps {
   store: MonitorStore;
   endpoints: WebhookEndpointStore;
-  secrets: WebhookSecretStore;
+  /** Setting an endpoint needs the account's signing secret. */
+  secrets?: WebhookSecretStore;
   /** The search's engine (knowledge base, discovered companies, profile cache). */
   engine?: ResearchEngine;
   queue?: MonitorQueue;
@@ -29,7 +31,7 @@ export interface MonitorServiceDeps {
   clock: Clock;
   ids: IdGenerator;
   /** A check's research finishes within this many milliseconds, or the check fails (and records nothing). */
-  deadlineMs: number;
+  deadlineMs?: number;
   /** The knowledge base version this process researches with. */
   kbVersion?: string;
   everyHours?: number;
@@ -51,7 +53,7 @@ export class MonitorService {
   async research(target: WatchTarget): Promise<WatchedCompetitor[] | null> {
     const engine = this.need('engine');
     try {
-      const outcome = await engine.research({ domain: target.domain, limit: SEARCH_LIMIT_MAX, signal: AbortSignal.timeout(this.deps.deadlineMs), accountId: target.accountId, via: 'search' });
+      const outcome = await engine.research({ domain: target.domain, limit: SEARCH_LIMIT_MAX, signal: AbortSignal.timeout(this.need('deadlineMs')), accountId: target.accountId, via: 'search' });
       return outcome.competitors.length ? watchedSet(outcome.competitors) : null;
     } catch (error) {
       this.deps.onError?.(target, error);
@@ -180,7 +182,7 @@ export class MonitorService {
   async setEndpoint(accountId: string, url: string): Promise<WebhookEndpoint> {
     const problem = await this.deps.webhookUrls?.check(url);
     if (problem) throw invalidRequest(`The webhook URL cannot be used: ${problem}.`, [{ field: 'url', problem }]);
-    if (!(await this.deps.secrets.has(accountId))) throw invalidRequest('Create a webhook signing secret first (POST /api/webhook-secret).', [{ field: 'url', problem: 'no signing secret' }]);
+    if (!(await this.need('secrets').has(accountId))) throw invalidRequest('Create a webhook signing secret first (POST /api/webhook-secret).', [{ field: 'url', problem: 'no signing secret' }]);
     const updatedAt = this.deps.clock.now().toISOString();
     await this.deps.endpoints.putEndpoint(accountId, url, updatedAt);
     return { url, events: ['watchlist.changed'], updatedAt };
