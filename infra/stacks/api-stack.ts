@@ -7,7 +7,7 @@ import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from 'aws-cdk-li
 import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Secret, type ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../config.js';
@@ -18,7 +18,7 @@ import { METRICS_NAMESPACE, Observability } from '../constructs/observability.js
 import { VIEWER_IP_HEADER, WebFront } from '../constructs/web-front.js';
 import { accessOf, AUTHORIZER, BINARY_MEDIA_TYPES, ENV, FLUSHES_AUTHORIZER_CACHE, RATE_LIMIT_PARTITION, ROUTES, type RouteSpec } from '../routes.js';
 import { DASHBOARD_DIST } from '../web.js';
-import { grantAggregate, grantBulk, type BulkResources } from './bulk-workers.js';
+import { grantAggregate, grantBulk, grantWebhookSecretKey, type BulkResources } from './bulk-workers.js';
 
 export interface ApiStackProps extends StackProps {
   table: ITable;
@@ -98,12 +98,6 @@ export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
 
 /** What the authorizer logs (functions/authorizer/api-key.ts) when it refuses key lookups over the per-IP limit. */
 export const AUTHORIZER_RATE_LIMITED_LOG = 'key lookups rate limited';
-
-/** Lets `fn` unseal webhook signing secrets with `key` (its ARN in the environment, GetSecretValue on it). */
-export function grantWebhookSecretKey(fn: ApiFunction, key: ISecret) {
-  fn.addEnvironment(ENV.webhookSecretKey, key.secretArn);
-  key.grantRead(fn);
-}
 
 /** Reserved concurrency when configured (0 = none). */
 const reserved = (n: number) => (n > 0 ? { reservedConcurrentExecutions: n } : {});

@@ -9,6 +9,7 @@ import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { Capacity } from '../config.js';
@@ -70,6 +71,12 @@ export function grantRedrive(fn: ApiFunction, deadLetterQueues: IQueue[], aggreg
   fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage'], resources: deadLetterQueues.map((q) => q.queueArn) }));
   const keyArns = [...new Set(deadLetterQueues.filter((q) => q.encryptionMasterKey).map((q) => q.encryptionMasterKey!.keyArn))];
   if (keyArns.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt'], resources: keyArns }));
+}
+
+/** Lets `fn` unseal webhook signing secrets with `key` (its ARN in the environment, GetSecretValue on it). */
+export function grantWebhookSecretKey(fn: ApiFunction, key: ISecret) {
+  fn.addEnvironment(ENV.webhookSecretKey, key.secretArn);
+  key.grantRead(fn);
 }
 
 export class BulkWorkers extends Construct {

@@ -17,8 +17,7 @@ import { ApiFunction, stageEnvironment } from '../constructs/api-function.js';
 import { canaryDeployments } from '../constructs/canary-deployments.js';
 import { Observability, OperationsDashboard } from '../constructs/observability.js';
 import { ENV, REDRIVE_AFTER_SECONDS, SCHEDULED, SWEEPER, WORKERS } from '../routes.js';
-import { grantWebhookSecretKey } from './api-stack.js';
-import { BulkWorkers, grantBulk, grantMonitor, grantRedrive, type BulkResources } from './bulk-workers.js';
+import { BulkWorkers, grantBulk, grantMonitor, grantRedrive, grantWebhookSecretKey, type BulkResources } from './bulk-workers.js';
 
 export interface WorkersStackProps extends StackProps {
   table: ITable;

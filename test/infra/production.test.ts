@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stageConfig, stageFile } from '../../infra/config.js';
 import { PROJECT_ROOT } from '../../infra/constructs/api-function.js';
 import { AUTHORIZER_RATE_LIMITED_LOG } from '../../infra/stacks/api-stack.js';
-import { AUTHORIZER, ROUTES, SCHEDULED, WORKERS } from '../../infra/routes.js';
+import { AUTHORIZER, ROUTES, WORKERS } from '../../infra/routes.js';
 import { App, type Stack } from 'aws-cdk-lib';
 import { cleanOutdirs, cliApp, cliTemplates, computeTemplate, FUNCTION_COUNT, STAGE_SHAPES } from './cli-app.js';
 

@@ -4,7 +4,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_MESSAGES } from '@rivals/contracts';
 import { DEFAULT_RATE_LIMITS } from '@rivals/core';
-import { accessOf, RATE_LIMIT_PARTITION, REDRIVE_AFTER_SECONDS, ROUTES, SCHEDULED, SWEEPER, WORKERS } from '../../infra/routes.js';
+import { accessOf, RATE_LIMIT_PARTITION, REDRIVE_AFTER_SECONDS, ROUTES, SWEEPER, WORKERS } from '../../infra/routes.js';
 import { cleanOutdirs, cliTemplates, FUNCTION_COUNT } from './cli-app.js';
 
 let stateful: Template;
