@@ -112,7 +112,8 @@ describe('@rivals/sdk against the local runtime', () => {
         answer.on('end', () => {
           if (req.url === '/api/v1/search') {
             keys.push(String(req.headers['idempotency-key']));
-            if (dropped++ === 0) return res.socket?.destroy();
+            // Only a search that ran is lost: a 429 left by the rate-limit test above is an answer the SDK retries anyway.
+            if (answer.statusCode === 200 && dropped++ === 0) return res.socket?.destroy();
           }
           res.writeHead(answer.statusCode ?? 502, answer.headers).end(text);
         });
@@ -122,9 +123,10 @@ describe('@rivals/sdk against the local runtime', () => {
     const client = rivals({ baseUrl: proxy });
     const before = (await client.balance()).creditsRemaining;
     const result = await client.search({ domain: 'hubspot.com', limit: 3 });
-    expect(keys).toHaveLength(2);
+    expect(dropped).toBe(2);
+    expect(keys.length).toBeGreaterThanOrEqual(2);
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(keys[1]).toBe(keys[0]);
+    expect(new Set(keys)).toEqual(new Set([keys[0]]));
     expect(result.replayed).toBe(true);
     expect(result.creditsRemaining).toBe(before - 1);
     expect((await client.balance()).creditsRemaining).toBe(before - 1);
