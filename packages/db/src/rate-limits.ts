@@ -59,12 +59,13 @@ export class DynamoRateLimiter implements RateLimiter {
     return combineDecisions(on.map((b, i) => bucketDecision(b.rule, takes[i]!.tatUs, now, takes[i]!.allowed)));
   }
 
-  private async takeOne({ bucket, rule }: BucketTake, now: number): Promise<Take> {
+  private async takeOne({ bucket, rule }: BucketTake, startedAt: number): Promise<Take> {
     const interval = tokenIntervalUs(rule);
-    const ceiling = takeCeilingUs(rule, now);
-    const ttl = Math.ceil((now + rule.burst * interval) / 1_000_000) + IDLE_GRACE_SECONDS;
+    let now = startedAt;
     let idle = (this.hints.get(bucket) ?? 0) <= now;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const ceiling = takeCeilingUs(rule, now);
+      const ttl = Math.ceil((now + rule.burst * interval) / 1_000_000) + IDLE_GRACE_SECONDS;
       try {
         const { Attributes } = await this.table.client.send(
           new UpdateCommand({
@@ -83,8 +84,11 @@ export class DynamoRateLimiter implements RateLimiter {
         if (!isConditionFailure(error)) throw error;
         let seen = tatOf((error as { Item?: unknown }).Item);
         if (seen === undefined) seen = await this.read(bucket);
+        // The TAT seen may have been set by a concurrent request that read the clock after this one: judged by this
+        // request's older clock the bucket can look empty while a token is left, so it is judged again at the time now.
+        now = Math.max(now, nowMicros(this.clock));
         if (seen === null || seen <= now) idle = true;
-        else if (seen > ceiling) return this.remember(bucket, { allowed: false, tatUs: seen });
+        else if (seen > takeCeilingUs(rule, now)) return this.remember(bucket, { allowed: false, tatUs: seen });
         else idle = false;
       }
     }
