@@ -46,10 +46,10 @@ describe('DynamoDB token buckets', () => {
   it('gives the whole burst to concurrent requests that read the clock a moment apart, whichever lands first', async () => {
     // The request that read the clock first reaches the table last: the bucket was started by one 500 ms later.
     const tight: RateRule = { perSecond: 1, burst: 2 };
-    const later = frozen();
-    later.advance(500);
+    const started = Date.now();
+    const later = frozen(started + 500);
     expect((await instance(later).take([{ bucket: 'ip:198.51.100.7', rule: tight }]))?.allowed).toBe(true);
-    const readings = [Date.now(), Date.now() + 500];
+    const readings = [started, started + 500]; // its first reading, then the time of its second attempt
     const earlier: Clock = { now: () => new Date(readings.length > 1 ? readings.shift()! : readings[0]!) };
     expect((await instance(earlier).take([{ bucket: 'ip:198.51.100.7', rule: tight }]))?.allowed).toBe(true);
     // The burst is spent: a third is refused, by either clock.
